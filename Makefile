@@ -12,7 +12,7 @@ FUZZ_TARGETS := \
 	./journal:FuzzDecodeRecord \
 	./journal:FuzzDecodeAnnotation
 
-.PHONY: all build test test-journal test-rest lint fuzz bench
+.PHONY: all build tools generate test test-journal test-rest lint fuzz bench
 
 all: build
 
@@ -20,15 +20,26 @@ all: build
 build:
 	$(GO) build ./...
 
+## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
+## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 19 min
+## cold, under a second when cached). KUBEBUILDER_ASSETS and
+## INTENTJOURNAL_TF_PATH override them.
+tools:
+	bash hack/tools.sh install
+
+## generate: deepcopy and CRDs of the test bed's managed resources (controller-gen).
+generate:
+	./hack/generate.sh
+
 ## test: the full suite, fuzz seed corpora included; the journal under the race detector.
-test: test-journal test-rest
+test: tools test-journal test-rest
 
 test-journal:
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./journal/...
 
 test-rest:
-	$(GO) test -count=1 $$($(GO) list ./... | grep -v '/journal$$')
+	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/journal$$')
 
 ## lint: go vet and staticcheck (fetched from the module proxy at a pinned version).
 lint:
