@@ -1,0 +1,19 @@
+// Command provider-fakecloud is the upjet-based Crossplane provider for the
+// fake cloud: a controller-runtime manager running crossplane-runtime's
+// managed reconciler with upjet's no-fork async Terraform plugin SDK
+// connector for RecordSet and Network. See run.go for its flags.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runMain(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
