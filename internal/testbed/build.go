@@ -3,7 +3,6 @@ package testbed
 import (
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 )
@@ -64,7 +63,11 @@ func Build(t testing.TB, pkg string) string {
 // build compiles pkg into dir and returns the binary's path, or a failure
 // message.
 func build(dir, pkg string) (path, msg string) {
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// go test puts the go command that runs it first in PATH.
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", "testbed: cannot find the go command: " + err.Error()
+	}
 	out := filepath.Join(dir, filepath.Base(pkg))
 	if b, err := exec.Command(goBin, "build", "-o", out, pkg).CombinedOutput(); err != nil {
 		return "", "testbed: cannot build " + pkg + ": " + err.Error() + "\n" + string(b)
