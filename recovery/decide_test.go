@@ -1,0 +1,194 @@
+package recovery
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
+	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+var netGVK = schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "Network"}
+
+func candidate(deleted bool) *Candidate {
+	c := &Candidate{
+		GVK: netGVK,
+		Intent: journal.Intent{
+			ID:       journal.ID{1},
+			Resource: journal.ResourceRef{Kind: "Network", Name: "vpc", UID: "u1"},
+			State:    journal.StateDispatched,
+		},
+	}
+	if deleted {
+		// The create path records the crossplane tags as lookup keys, so
+		// a deleted MR's ownership is still checked on all three.
+		c.Intent.LookupKeys = map[string]string{TagCrossplaneProviderConfig: "default"}
+	} else {
+		c.Object = &unstructured.Unstructured{Object: map[string]any{
+			"spec": map[string]any{"providerConfigRef": map[string]any{"name": "default"}},
+		}}
+	}
+	return c
+}
+
+var (
+	t1, t2, t3 = time.Unix(100, 0), time.Unix(200, 0), time.Unix(300, 0)
+	ourTags    = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}
+	theirTags  = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "other"}
+)
+
+func TestDecide(t *testing.T) {
+	ours := func(id string, at time.Time) ExternalResource {
+		return ExternalResource{ID: id, Tags: ourTags, CreatedAt: at}
+	}
+	theirs := ExternalResource{ID: "net-theirs", Tags: theirTags, CreatedAt: t1}
+	cases := map[string]struct {
+		reason      string
+		deleted     bool
+		found       []ExternalResource
+		err         error
+		mode        Mode
+		wantOutcome Outcome
+		wantReason  string
+		wantAdopt   string
+		wantOrphans []string
+	}{
+		"LookupFailed":    {"a failed lookup decides nothing", false, nil, errors.New("503"), ModeAdopt, OutcomeUnresolved, ReasonLookupFailed, "", nil},
+		"Nothing":         {"nothing found: the create may run again", false, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
+		"OneOurs":         {"one proven ours is adopted", false, []ExternalResource{ours("net-1", t1)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", nil},
+		"OneTheirs":       {"a different providerconfig tag is not ours", false, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
+		"UntaggedSameKey": {"a same-name resource without tags is not ours", false, []ExternalResource{{ID: "rs-x"}}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
+		"SeveralOldest":   {"the oldest proven copy is adopted, later copies are orphans", false, []ExternalResource{ours("net-3", t3), ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", []string{"net-2", "net-3"}},
+		"OursAndTheirs":   {"a foreign match beside ours does not block adoption", false, []ExternalResource{theirs, ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-2", nil},
+		"DeletedOurs":     {"ours left by a deleted MR are orphans", true, []ExternalResource{ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeOrphan, ReasonMRDeleted, "", []string{"net-1", "net-2"}},
+		"DeletedNothing":  {"a deleted MR that created nothing is cleared", true, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
+		"DeletedTheirs":   {"a deleted MR and a foreign resource: nothing of ours to report", true, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
+		"ReportOnly":      {"report-only never adopts and keeps the create blocked", false, []ExternalResource{ours("net-1", t1)}, nil, ModeReportOnly, OutcomeUnresolved, ReasonReportOnly, "", nil},
+		"ReportOnlyClear": {"report-only still clears when nothing exists", false, nil, nil, ModeReportOnly, OutcomeCleared, ReasonNothingCreated, "", nil},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			d := Decide(candidate(tc.deleted), tc.found, tc.err, tc.mode)
+			if d.Outcome != tc.wantOutcome || d.Reason != tc.wantReason {
+				t.Errorf("%s\nDecide: %s/%s, want %s/%s", tc.reason, d.Outcome, d.Reason, tc.wantOutcome, tc.wantReason)
+			}
+			adopt := ""
+			if d.Adopt != nil {
+				adopt = d.Adopt.ID
+			}
+			if adopt != tc.wantAdopt {
+				t.Errorf("%s\nadopted %q, want %q", tc.reason, adopt, tc.wantAdopt)
+			}
+			var orphans []string
+			for _, o := range d.Orphans {
+				orphans = append(orphans, o.ID)
+			}
+			if diff := cmp.Diff(tc.wantOrphans, orphans); diff != "" {
+				t.Errorf("%s\norphans (-want +got):\n%s", tc.reason, diff)
+			}
+			if d.Outcome.NeedsAttention() && d.Action == "" {
+				t.Errorf("%s\nan outcome that needs attention has no action", tc.reason)
+			}
+			if len(d.Found) != len(tc.found) {
+				t.Errorf("%s\nfound %d, want every lookup result (%d) in the report", tc.reason, len(d.Found), len(tc.found))
+			}
+		})
+	}
+}
+
+func TestOwned(t *testing.T) {
+	c := candidate(false)
+	c.Intent.LookupKeys = map[string]string{TagCrossplaneName: "vpc"}
+	cases := map[string]struct {
+		r    ExternalResource
+		mod  func(*Candidate)
+		want Proof
+	}{
+		"IntentIDTag":   {ExternalResource{ID: "n", Tags: map[string]string{TagIntentID: journal.ID{1}.String()}}, nil, ProofIntentID},
+		"RecordedID":    {ExternalResource{ID: "net-9"}, func(c *Candidate) { c.Intent.State, c.Intent.Outcome.ExternalName = journal.StateSucceeded, "net-9" }, ProofRecordedID},
+		"Tags":          {ExternalResource{ID: "n", Tags: ourTags}, nil, ProofTags},
+		"TagsExtraOK":   {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default", "team": "a"}}, nil, ProofTags},
+		"NameOnly":      {ExternalResource{ID: "vpc"}, nil, ""},
+		"OtherName":     {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "other", TagCrossplaneProviderConfig: "default"}}, nil, ""},
+		"OtherIntentID": {ExternalResource{ID: "n", Tags: map[string]string{TagIntentID: journal.ID{2}.String()}}, nil, ""},
+		"KindMissing":   {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}}, nil, ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := candidate(false)
+			if tc.mod != nil {
+				tc.mod(c)
+			}
+			if got := Owned(c, tc.r); got != tc.want {
+				t.Errorf("Owned = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestCreateIncompleteMatchesCrossplane checks recovery's copy of
+// crossplane-runtime's rule against the original, over every combination
+// of missing, older and newer annotations.
+func TestCreateIncompleteMatchesCrossplane(t *testing.T) {
+	vals := []string{"", "garbage", t1.Format(time.RFC3339), t2.Format(time.RFC3339), t3.Format(time.RFC3339)}
+	n := 0
+	for _, p := range vals {
+		for _, s := range vals {
+			for _, f := range vals {
+				a := map[string]string{}
+				for k, v := range map[string]string{AnnotationExternalCreatePending: p, AnnotationExternalCreateSucceed: s, AnnotationExternalCreateFailed: f} {
+					if v != "" {
+						a[k] = v
+					}
+				}
+				obj := &metav1.ObjectMeta{Annotations: a}
+				if got, want := createIncomplete(a), meta.ExternalCreateIncomplete(obj); got != want {
+					t.Errorf("pending=%q succeeded=%q failed=%q: createIncomplete %v, crossplane-runtime %v", p, s, f, got, want)
+				}
+				n++
+			}
+		}
+	}
+	if n != 125 {
+		t.Fatalf("checked %d combinations", n)
+	}
+}
+
+func TestGate(t *testing.T) {
+	var g Gate
+	if err := g.Allow("a"); !errors.Is(err, ErrRecoveryPending) {
+		t.Errorf("before the scan: %v, want ErrRecoveryPending for every resource (fail closed)", err)
+	}
+	g.Block("a", "intent x")
+	g.MarkScanned()
+	if err := g.Allow("a"); !errors.Is(err, ErrIntentUnresolved) {
+		t.Errorf("blocked after the scan: %v, want ErrIntentUnresolved", err)
+	}
+	if err := g.Allow("b"); err != nil {
+		t.Errorf("not blocked after the scan: %v", err)
+	}
+	g.Unblock("a")
+	if err := g.Allow("a"); err != nil || g.Blocked() != 0 {
+		t.Errorf("after Unblock: %v, %d blocked", err, g.Blocked())
+	}
+}
+
+func TestExpectedTags(t *testing.T) {
+	c := candidate(false)
+	want := map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}
+	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
+		t.Errorf("derived from the MR (-want +got):\n%s", diff)
+	}
+	c = candidate(true)
+	c.Intent.LookupKeys = map[string]string{TagCrossplaneProviderConfig: "pc2", "zone": "z"}
+	want[TagCrossplaneProviderConfig] = "pc2"
+	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
+		t.Errorf("from the lookup keys of a deleted MR (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,483 @@
+package recovery_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap/zaptest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/internal/testbed"
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// env is a real control plane, a real fake-cloud process and a real
+// journal file, shared by the subtests of one test.
+type env struct {
+	t        *testing.T
+	cluster  *testbed.Cluster
+	cloud    *fakecloudtest.Process
+	journal  *journal.Journal
+	recorder record.EventRecorder
+	events   typedcorev1.EventInterface
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	cluster := testbed.StartCluster(t)
+	cloud := fakecloudtest.Start(t, fakecloudtest.Build(t), fakecloudtest.Options{})
+	j, err := journal.Open(t.TempDir()+"/journal.db", journal.WithLogger(zaptest.NewLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	cs := kubernetes.NewForConfigOrDie(cluster.Config)
+	b := record.NewBroadcaster()
+	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: cs.CoreV1().Events("")})
+	t.Cleanup(b.Shutdown)
+	return &env{
+		t: t, cluster: cluster, cloud: cloud, journal: j,
+		recorder: b.NewRecorder(cluster.Scheme, corev1.EventSource{Component: "intentjournal-recovery"}),
+		events:   cs.CoreV1().Events("default"),
+	}
+}
+
+// options returns recovery options scoped to the given UIDs.
+func (e *env) options(uids ...types.UID) recovery.Options {
+	scope := map[string]bool{}
+	for _, u := range uids {
+		scope[string(u)] = true
+	}
+	return recovery.Options{
+		Journal:  e.journal,
+		Client:   e.cluster.Client,
+		Kinds:    fcrecovery.Kinds(),
+		Finders:  fcrecovery.Finders(e.cloud.Client),
+		Deleters: fcrecovery.Deleters(e.cloud.Client),
+		Recorder: e.recorder,
+		Logger:   zaptest.NewLogger(e.t),
+		Policy:   recovery.Policy{Concurrency: 4, RetryBackoff: 20 * time.Millisecond, LookupTimeout: 5 * time.Second},
+		Scope:    func(in journal.Intent) bool { return scope[in.Resource.UID] },
+	}
+}
+
+// tags returns the crossplane external tags upjet sets on a resource.
+func tags(kind, name string) map[string]string {
+	return map[string]string{
+		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
+		recovery.TagCrossplaneName:           name,
+		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
+	}
+}
+
+// begin creates the managed resource obj as a crashed provider left it:
+// external-create-pending set, no external name, and a journal intent with
+// the lookup keys of the wrapper.
+func (e *env) begin(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
+	e.t.Helper()
+	if err := e.cluster.Client.Create(ctx, obj); err != nil {
+		e.t.Fatal(err)
+	}
+	lk := tags(kind, obj.GetName())
+	for k, v := range keys {
+		lk[k] = v
+	}
+	in, err := e.journal.Begin(ctx, journal.Intent{
+		Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
+		LookupKeys: lk,
+		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.journal.MarkDispatched(ctx, in.Resource.UID, in.ID); err != nil {
+		e.t.Fatal(err)
+	}
+	a := obj.GetAnnotations()
+	if a == nil {
+		a = map[string]string{}
+	}
+	a[recovery.AnnotationExternalCreatePending] = time.Now().Format(time.RFC3339)
+	obj.SetAnnotations(a)
+	if err := e.cluster.Client.Update(ctx, obj); err != nil {
+		e.t.Fatal(err)
+	}
+	in, _ = e.journal.Get(ctx, in.Resource.UID)
+	return in
+}
+
+func (e *env) annotations(ctx context.Context, obj client.Object) map[string]string {
+	e.t.Helper()
+	if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		e.t.Fatal(err)
+	}
+	return obj.GetAnnotations()
+}
+
+func (e *env) state(ctx context.Context, uid types.UID) journal.State {
+	e.t.Helper()
+	in, err := e.journal.Get(ctx, string(uid))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return in.State
+}
+
+// eventReasons lists the reasons of the Events on the object called name.
+func (e *env) eventReasons(ctx context.Context, name string) []string {
+	var out []string
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		list, err := e.events.List(ctx, metav1.ListOptions{})
+		if err == nil {
+			out = out[:0]
+			for _, ev := range list.Items {
+				if ev.InvolvedObject.Name == name {
+					out = append(out, ev.Reason)
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return out
+}
+
+// outcomes summarises a report as outcome per resource name.
+func outcomes(rep *recovery.Report) map[string][]recovery.Outcome {
+	out := map[string][]recovery.Outcome{}
+	for _, e := range rep.Entries {
+		out[e.Resource.Name] = append(out[e.Resource.Name], e.Outcome)
+	}
+	return out
+}
+
+func validate(t *testing.T, rep *recovery.Report) {
+	t.Helper()
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recovery.ValidateReportJSON(b); err != nil {
+		t.Errorf("the report does not validate against its schema: %v", err)
+	}
+}
+
+// TestDecisionTable runs every row of docs/recovery.md against envtest, the
+// fake cloud process and a journal file.
+func TestDecisionTable(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	fc := e.cloud.Client
+	var resolved []types.UID // every UID the rows resolve, for the second pass
+
+	t.Run("NothingFoundClears", func(t *testing.T) {
+		rs := testbed.NewRecordSet("clear-me", "zone-clear")
+		in := e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-clear", "name": "clear-me"})
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"clear-me": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, rs)
+		if _, ok := a[recovery.AnnotationExternalCreatePending]; ok {
+			t.Error("external-create-pending is still set: crossplane-runtime would stay stuck on 'cannot determine creation result'")
+		}
+		if _, ok := a[journal.AnnotationKey]; ok {
+			t.Error("the intent annotation is still set")
+		}
+		if got := e.state(ctx, rs.GetUID()); got != journal.StateCleared {
+			t.Errorf("journal state %s, want cleared (intent %s)", got, in.ID)
+		}
+	})
+
+	t.Run("OneOursAdopts", func(t *testing.T) {
+		nw := testbed.NewNetwork("adopt-me", "10.1.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "adopt-me", CIDRBlock: "10.1.0.0/16", Tags: tags("Network", "adopt-me")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"adopt-me": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationExternalName] != made.ID {
+			t.Errorf("external-name %q, want the adopted %q", a[recovery.AnnotationExternalName], made.ID)
+		}
+		if _, ok := a[recovery.AnnotationExternalCreatePending]; ok {
+			t.Error("external-create-pending is still set after adoption")
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateAdopted {
+			t.Errorf("journal state %s, want adopted", got)
+		}
+		if r := e.eventReasons(ctx, "adopt-me"); !contains(r, recovery.EventAdopted) {
+			t.Errorf("events %v, want %s", r, recovery.EventAdopted)
+		}
+	})
+
+	t.Run("NameKeyedOursAdopts", func(t *testing.T) {
+		rs := testbed.NewRecordSet("www-adopt", "zone-a")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-a", "name": "www-adopt"})
+		resolved = append(resolved, rs.GetUID())
+		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", RRDatas: []string{"192.0.2.1"}, Tags: tags("RecordSet", "www-adopt")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.annotations(ctx, rs)[recovery.AnnotationExternalName]; got != made.ID || rep.Summary.Adopted != 1 {
+			t.Errorf("external-name %q (summary %+v), want %q adopted: the 409 must be resolved, not retried", got, rep.Summary, made.ID)
+		}
+	})
+
+	t.Run("NotOursConflicts", func(t *testing.T) {
+		// A same-name record created outside Crossplane: no crossplane tags.
+		foreign, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-c", Name: "www-taken", Type: "A", RRDatas: []string{"192.0.2.9"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-taken", "zone-c")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-c", "name": "www-taken"})
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"www-taken": {recovery.OutcomeConflict}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, rs)
+		if a[recovery.AnnotationPaused] != "true" {
+			t.Error("a conflicting MR must be paused")
+		}
+		if _, ok := a[recovery.AnnotationExternalName]; ok {
+			t.Error("a resource that is not ours was adopted")
+		}
+		if !strings.Contains(rep.Entries[0].Action, foreign.ID) {
+			t.Errorf("the action does not name the foreign resource %s: %q", foreign.ID, rep.Entries[0].Action)
+		}
+		if got := e.state(ctx, rs.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+		if r := e.eventReasons(ctx, "www-taken"); !contains(r, recovery.EventConflict) {
+			t.Errorf("events %v, want %s", r, recovery.EventConflict)
+		}
+		if rep.NeedsAttention() != true {
+			t.Error("a conflict must need attention (CLI exit code 3)")
+		}
+	})
+
+	t.Run("SeveralAdoptsOldestReportsRest", func(t *testing.T) {
+		nw := testbed.NewNetwork("twice", "10.2.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		var ids []string
+		for range 3 {
+			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", Tags: tags("Network", "twice")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, n.ID)
+			time.Sleep(5 * time.Millisecond)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != ids[0] {
+			t.Errorf("adopted %q, want the oldest %q", got, ids[0])
+		}
+		if rep.Summary.Adopted != 1 || rep.Summary.Orphan != 2 {
+			t.Errorf("summary %+v, want 1 adopted and 2 orphans", rep.Summary)
+		}
+		var orphans []string
+		for _, en := range rep.Entries {
+			if en.Outcome == recovery.OutcomeOrphan {
+				orphans = append(orphans, en.Found[0].ID)
+			}
+		}
+		// The report is sorted by found ID, not by age: compare as sets.
+		slices.Sort(orphans)
+		later := slices.Sorted(slices.Values(ids[1:]))
+		if diff := cmp.Diff(later, orphans); diff != "" {
+			t.Errorf("orphans reported (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("DeletedMRIsOrphan", func(t *testing.T) {
+		nw := testbed.NewNetwork("gone", "10.3.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone", Tags: tags("Network", "gone")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Orphan != 1 || rep.Entries[0].Found[0].ID != made.ID {
+			t.Fatalf("report %+v, want the network %s reported as an orphan", rep.Summary, made.ID)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); err != nil {
+			t.Errorf("without the delete-orphans policy the orphan must stay: %v", err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+	})
+
+	t.Run("DeletedMROrphanDeletedUnderPolicy", func(t *testing.T) {
+		nw := testbed.NewNetwork("gone-delete", "10.4.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-delete", Tags: tags("Network", "gone-delete")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		if _, err := recovery.Run(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); !errors.Is(err, fakecloud.ErrNotFound) {
+			t.Errorf("under delete-orphans a proven orphan must be deleted; GetNetwork: %v", err)
+		}
+	})
+
+	t.Run("LookupFailedStaysUnresolvedThenResolves", func(t *testing.T) {
+		nw := testbed.NewNetwork("flaky", "10.5.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		if err := fc.SetFaults(ctx, fakecloud.Faults{ErrorRate: fakecloud.Rates{Read: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Gate = recovery.NewGate()
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Unresolved != 1 || rep.Entries[0].Reason != recovery.ReasonLookupFailed {
+			t.Fatalf("report %+v %v, want one unresolved LookupFailed", rep.Summary, rep.Entries)
+		}
+		if err := o.Gate.Allow(nw.GetUID()); !errors.Is(err, recovery.ErrIntentUnresolved) {
+			t.Errorf("the gate must stay shut for an unresolved intent: %v", err)
+		}
+		if err := o.Gate.Allow("some-other-uid"); err != nil {
+			t.Errorf("the gate must be open for resources without intents after the scan: %v", err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateDispatched {
+			t.Errorf("journal state %s: an unresolved intent must be kept", got)
+		}
+		if err := fc.SetFaults(ctx, fakecloud.Faults{}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err = recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Summary.Cleared != 1 {
+			t.Errorf("after the cloud recovers the retry must resolve it: %+v", rep.Summary)
+		}
+		if err := o.Gate.Allow(nw.GetUID()); err != nil {
+			t.Errorf("the gate must open once resolved: %v", err)
+		}
+	})
+
+	t.Run("ResolveObjectForTheCreatePath", func(t *testing.T) {
+		nw := testbed.NewNetwork("single", "10.10.0.0/16")
+		resolved = append(resolved, nw.GetUID())
+		e.begin(ctx, nw, "Network", nil)
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", Tags: tags("Network", "single")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := recovery.NewResolver(e.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(fcrecovery.Kinds()[1])
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nw), u); err != nil {
+			t.Fatal(err)
+		}
+		entries, ok, err := r.ResolveObject(ctx, u)
+		if err != nil || !ok || len(entries) != 1 || entries[0].Outcome != recovery.OutcomeAdopted {
+			t.Fatalf("ResolveObject = %+v, %v, %v; want one adopted entry", entries, ok, err)
+		}
+		if diff := cmp.Diff([]string{recovery.SourceJournal, recovery.SourceAnnotation, recovery.SourceIncompleteCreate}[0:1], entries[0].Sources[0:1]); diff != "" {
+			t.Errorf("sources (-want +got):\n%s", diff)
+		}
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != made.ID {
+			t.Errorf("external-name %q, want %q", got, made.ID)
+		}
+		if _, ok, err := r.ResolveObject(ctx, u); ok || err != nil {
+			t.Errorf("a resolved resource has nothing left: ok %v err %v", ok, err)
+		}
+	})
+
+	t.Run("SecondPassIsNoOp", func(t *testing.T) {
+		if len(resolved) < 8 {
+			t.Fatalf("only %d rows ran", len(resolved))
+		}
+		rep, err := recovery.Run(ctx, e.options(resolved...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Summary.Total != 0 {
+			t.Errorf("a second pass found %d candidates, want 0: %+v", rep.Summary.Total, rep.Entries)
+		}
+	})
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
