@@ -10,7 +10,8 @@ STATICCHECK_VERSION ?= v0.8.2
 # Fuzz targets, as package:FuzzName.
 FUZZ_TARGETS := \
 	./journal:FuzzDecodeRecord \
-	./journal:FuzzDecodeAnnotation
+	./journal:FuzzDecodeAnnotation \
+	./recovery:FuzzDecodeReport
 
 .PHONY: all build tools generate test test-journal test-rest lint fuzz bench
 

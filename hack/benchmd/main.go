@@ -25,9 +25,10 @@ func (r *ratios) Set(s string) error { *r = append(*r, s); return nil }
 func main() {
 	var rs ratios
 	title := flag.String("title", "Benchmarks", "section title")
+	metrics := flag.String("metrics", "ns/op,ops/s", "comma-separated units to tabulate, as medians")
 	flag.Var(&rs, "ratio", "A:B:unit[:target] prints median(A)/median(B) for unit; repeatable")
 	flag.Parse()
-	if err := run(os.Stdin, os.Stdout, *title, rs); err != nil {
+	if err := run(os.Stdin, os.Stdout, *title, strings.Split(*metrics, ","), rs); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmd:", err)
 		os.Exit(1)
 	}
@@ -36,7 +37,7 @@ func main() {
 // line matches "BenchmarkName/sub-2   N   v unit   v unit ...".
 var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
-func run(in io.Reader, out io.Writer, title string, rs ratios) error {
+func run(in io.Reader, out io.Writer, title string, units []string, rs ratios) error {
 	samples := map[string]map[string][]float64{} // bench -> unit -> values
 	var order []string
 	var cpu string
@@ -73,11 +74,22 @@ func run(in io.Reader, out io.Writer, title string, rs ratios) error {
 	if cpu != "" {
 		fmt.Fprintf(out, "CPU: %s\n\n", cpu)
 	}
-	fmt.Fprintln(out, "| benchmark | runs | median ns/op | median ops/s |")
-	fmt.Fprintln(out, "|---|---:|---:|---:|")
+	fmt.Fprint(out, "| benchmark | runs |")
+	for _, u := range units {
+		fmt.Fprintf(out, " median %s |", u)
+	}
+	fmt.Fprint(out, "\n|---|---:|")
+	for range units {
+		fmt.Fprint(out, "---:|")
+	}
+	fmt.Fprintln(out)
 	for _, name := range order {
 		s := samples[name]
-		fmt.Fprintf(out, "| %s | %d | %s | %s |\n", name, len(s["ns/op"]), fmtNum(median(s["ns/op"])), fmtNum(median(s["ops/s"])))
+		fmt.Fprintf(out, "| %s | %d |", name, len(s[units[0]]))
+		for _, u := range units {
+			fmt.Fprintf(out, " %s |", fmtNum(median(s[u])))
+		}
+		fmt.Fprintln(out)
 	}
 	if len(rs) > 0 {
 		fmt.Fprintln(out, "\n| ratio | unit | median A | median B | A/B | target |")
