@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -255,23 +256,31 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 		return Intent{}, err
 	}
 	key := []byte(in.Resource.UID)
-	err := j.write(ctx, func(tx *bolt.Tx) error {
+	// Encode on the caller's goroutine for the common case, a UID with no
+	// record yet, so the commit leader only checks and Puts: encoding in
+	// the commit path would serialise it across every concurrent writer.
+	now := j.opts.now().UTC()
+	in.Attempt, in.CreatedAt, in.UpdatedAt = 1, now, now
+	fresh, err := EncodeRecord(in)
+	if err != nil {
+		return Intent{}, fmt.Errorf("journal: begin %s: %w", in.Resource, err)
+	}
+	err = j.write(ctx, func(tx *bolt.Tx) error {
 		if raw := tx.Bucket(bucketQuarantine).Get(key); raw != nil {
 			return reject(&CorruptError{Key: in.Resource.UID, Reason: "the uid has a quarantined record; resolve it before creating again"})
 		}
-		in.Attempt = 1
-		if raw := tx.Bucket(bucketIntents).Get(key); raw != nil {
-			prev, err := DecodeRecord(key, raw)
-			if err != nil {
-				return reject(err)
-			}
-			if prev.Unsettled() {
-				return reject(&UnsettledError{Existing: prev})
-			}
-			in.Attempt = prev.Attempt + 1
+		raw := tx.Bucket(bucketIntents).Get(key)
+		if raw == nil {
+			return tx.Bucket(bucketIntents).Put(key, fresh)
 		}
-		now := j.opts.now().UTC()
-		in.CreatedAt, in.UpdatedAt = now, now
+		prev, err := DecodeRecord(key, raw)
+		if err != nil {
+			return reject(err)
+		}
+		if prev.Unsettled() {
+			return reject(&UnsettledError{Existing: prev})
+		}
+		in.Attempt = prev.Attempt + 1
 		return putRecord(tx, in)
 	})
 	if err != nil {
@@ -338,31 +347,57 @@ func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Outcome) (Int
 // id, and commits it when change reports a modification.
 func (j *Journal) update(ctx context.Context, uid string, id ID, change func(cur *Intent, now time.Time) (bool, error)) (Intent, error) {
 	key := []byte(uid)
-	var out Intent
-	err := j.write(ctx, func(tx *bolt.Tx) error {
-		raw := tx.Bucket(bucketIntents).Get(key)
+	// apply decodes raw, checks it is intent id, applies change and
+	// returns the new value to store (nil when nothing changed).
+	apply := func(raw []byte) (Intent, []byte, error) {
 		if raw == nil {
-			return reject(fmt.Errorf("%w: uid %s", ErrNotFound, uid))
+			return Intent{}, nil, fmt.Errorf("%w: uid %s", ErrNotFound, uid)
 		}
 		cur, err := DecodeRecord(key, raw)
 		if err != nil {
-			return reject(err)
+			return Intent{}, nil, err
 		}
 		if cur.ID != id {
-			return reject(fmt.Errorf("%w: uid %s has intent %s, not %s", ErrStale, uid, cur.ID, id))
+			return Intent{}, nil, fmt.Errorf("%w: uid %s has intent %s, not %s", ErrStale, uid, cur.ID, id)
 		}
 		now := j.opts.now().UTC()
 		changed, err := change(&cur, now)
+		if err != nil || !changed {
+			return cur, nil, err
+		}
+		cur.UpdatedAt = now
+		v, err := EncodeRecord(cur)
+		return cur, v, err
+	}
+	// Optimistically decode, change and encode on the caller's goroutine,
+	// from a short read transaction; the commit leader then only compares
+	// the stored bytes with what was read and Puts. If another write got
+	// there first, the change is recomputed inside the transaction.
+	var seen []byte
+	if err := j.view(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketIntents).Get(key); v != nil {
+			seen = append([]byte(nil), v...)
+		}
+		return nil
+	}); err != nil {
+		return Intent{}, err
+	}
+	guess, guessVal, guessErr := apply(seen)
+	var out Intent
+	err := j.write(ctx, func(tx *bolt.Tx) error {
+		raw := tx.Bucket(bucketIntents).Get(key)
+		in, v, err := guess, guessVal, guessErr
+		if !bytes.Equal(raw, seen) || (raw == nil) != (seen == nil) {
+			in, v, err = apply(raw)
+		}
 		if err != nil {
 			return reject(err)
 		}
-		out = cur
-		if !changed {
+		out = in
+		if v == nil {
 			return nil
 		}
-		cur.UpdatedAt = now
-		out = cur
-		return putRecord(tx, cur)
+		return tx.Bucket(bucketIntents).Put(key, v)
 	})
 	return out, err
 }

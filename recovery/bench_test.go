@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -180,7 +181,7 @@ func BenchmarkRecovery100k(b *testing.B) {
 	cloud := fakecloudtest.Start(b, fakecloudtest.Build(b), fakecloudtest.Options{})
 	b.ResetTimer()
 	b.StopTimer()
-	var rss int64
+	var rss, anon, file, size int64
 	var wall time.Duration
 	for it := 0; it < b.N; it++ {
 		path := filepath.Join(b.TempDir(), "journal.db")
@@ -201,20 +202,64 @@ func BenchmarkRecovery100k(b *testing.B) {
 		_ = j.Close()
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childEnv+"=pass", "KUBECONFIG="+cluster.Kubeconfig,
-			"JOURNAL_PATH="+path, "FAKECLOUD_URL="+cloud.URL, "RECOVERY_CHILD_QUIET=1", "RECOVERY_CHILD_CONCURRENCY=32")
+			"JOURNAL_PATH="+path, "FAKECLOUD_URL="+cloud.URL, "RECOVERY_CHILD_QUIET=1", "RECOVERY_CHILD_CONCURRENCY=32",
+			"RECOVERY_CHILD_HEAPPROFILE="+os.Getenv("RECOVERY_BENCH_HEAPPROFILE"))
 		out, _ := os.Create(filepath.Join(b.TempDir(), "child.log"))
 		cmd.Stdout, cmd.Stderr = out, out
 		b.StartTimer()
 		start := time.Now()
-		err = cmd.Run()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		stop := make(chan struct{})
+		sampled := make(chan [2]int64, 1)
+		go func() { sampled <- sampleRSS(cmd.Process.Pid, stop) }()
+		err = cmd.Wait()
+		close(stop)
+		peak := <-sampled
 		wall += time.Since(start)
 		b.StopTimer()
 		if err != nil {
 			b.Fatalf("child pass: %v (log %s)", err, out.Name())
 		}
 		rss = max(rss, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) // KiB on Linux
+		anon, file = max(anon, peak[0]), max(file, peak[1])
+		if fi, err := os.Stat(path); err == nil {
+			size = max(size, fi.Size())
+		}
 	}
 	b.ReportMetric(float64(rss)/1024, "peak-rss-MiB")
+	b.ReportMetric(float64(anon)/1024, "peak-anon-MiB")
+	b.ReportMetric(float64(file)/1024, "peak-file-MiB")
+	b.ReportMetric(float64(size)/(1<<20), "journal-MiB")
 	b.ReportMetric((wall / time.Duration(b.N)).Seconds(), "wall-s")
 	b.ReportMetric(float64(n), "intents")
+}
+
+// sampleRSS polls /proc/pid/status until stop and returns the peak RssAnon
+// (heap, stacks: the program's own memory) and RssFile (file-backed pages:
+// the journal's bbolt mmap, binaries) in KiB. getrusage reports only their
+// combined peak.
+func sampleRSS(pid int, stop <-chan struct{}) [2]int64 {
+	var peak [2]int64
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+			for _, l := range strings.Split(string(b), "\n") {
+				var v int64
+				if _, err := fmt.Sscanf(l, "RssAnon: %d kB", &v); err == nil {
+					peak[0] = max(peak[0], v)
+				}
+				if _, err := fmt.Sscanf(l, "RssFile: %d kB", &v); err == nil {
+					peak[1] = max(peak[1], v)
+				}
+			}
+		}
+		select {
+		case <-stop:
+			return peak
+		case <-t.C:
+		}
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -75,6 +77,15 @@ func childPass() error {
 	})
 	if err == nil {
 		fmt.Printf("summary %+v\n", rep.Summary)
+	}
+	if p := os.Getenv("RECOVERY_CHILD_HEAPPROFILE"); p != "" {
+		f, perr := os.Create(p)
+		if perr == nil {
+			runtime.GC()
+			_ = pprof.WriteHeapProfile(f)
+			_ = f.Close()
+		}
+		runtime.KeepAlive(rep)
 	}
 	return err
 }
