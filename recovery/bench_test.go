@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"k8s.io/apimachinery/pkg/types"
+	"github.com/google/uuid"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -192,7 +192,9 @@ func BenchmarkRecovery100k(b *testing.B) {
 		if err := parallel(n, 64, func(i int) error {
 			name := fmt.Sprintf("gone-%06d", i)
 			_, err := j.Begin(ctx, journal.Intent{
-				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: name, UID: string(types.UID(fmt.Sprintf("uid-%06d", i)))},
+				// Random v4 UUIDs, as Kubernetes assigns: insertion order
+				// shapes bbolt's page fill and so the journal's size.
+				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: name, UID: uuid.NewString()},
 				LookupKeys: tags("Network", name),
 			})
 			return err

@@ -97,7 +97,9 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, mode Mode) 
 		d.Action = fmt.Sprintf("delete the cloud resource(s) %s, or recreate the managed resource with crossplane.io/external-name set to adopt one", ids(owned))
 	case len(owned) == 0 && len(foreign) == 0, c.Deleted():
 		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
-		d.Message = fmt.Sprintf("no cloud resource of %s exists; its create may run again", ref)
+		// A constant: a pass over 100,000 intents keeps every entry, and
+		// the entry names the resource already.
+		d.Message = "no cloud resource of this managed resource exists; its create may run again"
 	case len(owned) == 0:
 		d.Outcome, d.Reason = OutcomeConflict, ReasonNotOurs
 		d.Message = fmt.Sprintf("%d cloud resource(s) with the natural key of %s exist but are not proven ours (no matching crossplane tags or intent ID)", len(foreign), ref)

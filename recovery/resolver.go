@@ -130,6 +130,14 @@ type Resolver struct {
 	o       Options
 	log     *zap.Logger
 	limiter *rate.Limiter
+	strings sync.Map // interned apiVersion and kind strings for report entries
+}
+
+// intern returns one shared copy of s: a pass keeps an entry per intent,
+// and a few kinds repeat across all of them.
+func (r *Resolver) intern(s string) string {
+	v, _ := r.strings.LoadOrStore(s, s)
+	return v.(string)
 }
 
 // NewResolver checks o and fills in defaults.
@@ -560,8 +568,10 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 	if !c.Intent.ID.IsZero() {
 		id = c.Intent.ID.String()
 	}
+	ref := c.Intent.Resource
+	ref.APIVersion, ref.Kind = r.intern(ref.APIVersion), r.intern(ref.Kind)
 	e := Entry{
-		IntentID: id, Resource: c.Intent.Resource, Sources: srcs,
+		IntentID: id, Resource: ref, Sources: srcs,
 		IntendedExternalName: c.Intent.ExternalName, Found: d.Found,
 		Outcome: d.Outcome, Reason: d.Reason, Message: d.Message, Action: d.Action,
 	}
