@@ -26,10 +26,12 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/clients"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/config"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/controller"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 )
 
@@ -55,6 +57,15 @@ type options struct {
 	metricsBindAddress       string
 	enableManagementPolicies bool
 	debug                    bool
+	// journal, when set, makes the create path crash-safe with the intent
+	// journal at this path; empty runs upjet's create path unwrapped.
+	journal        string
+	replica, shard string
+	// recoveryReport receives the report of every recovery pass.
+	recoveryReport string
+	// logAPIWrites logs every write request to the API server, for tests
+	// that count API writes per create.
+	logAPIWrites bool
 }
 
 // parseFlags parses args into options. Usage and errors go to out.
@@ -72,6 +83,11 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Address the Prometheus metrics endpoint binds to; "0" disables it.`)
 	fs.BoolVar(&o.enableManagementPolicies, "enable-management-policies", true, "Enable support for Management Policies.")
 	fs.BoolVar(&o.debug, "debug", false, "Run with debug logging.")
+	fs.StringVar(&o.journal, "journal", "", "Path of the intent journal that makes creates crash-safe (on a persistent volume). Empty runs without it.")
+	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal.")
+	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal.")
+	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal.")
+	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -83,6 +99,9 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	}
 	if o.pollInterval <= 0 {
 		return o, fmt.Errorf("--poll must be positive, got %s", o.pollInterval)
+	}
+	if o.journal == "" && (o.replica != "" || o.shard != "" || o.recoveryReport != "") {
+		return o, errors.New("--replica, --shard and --recovery-report need --journal")
 	}
 	return o, nil
 }
@@ -131,6 +150,9 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	cfg, err := restConfig(o.kubeconfig)
 	if err != nil {
 		return err
+	}
+	if o.logAPIWrites {
+		cfg.WrapTransport = logWrites(zl.Named("api-writes"))
 	}
 
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -185,7 +207,25 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	if o.enableManagementPolicies {
 		opts.Features.Enable(feature.EnableBetaManagementPolicies)
 	}
-	if err := controller.Setup(mgr, opts); err != nil {
+	// intentjournal: open the journal (taking its lock) and add the
+	// recovery pass before the manager starts.
+	var ij *upjetv1.Adapter
+	if o.journal != "" {
+		ij, err = upjetv1.Setup(mgr, upjetv1.Config{
+			JournalPath: o.journal,
+			Replica:     o.replica,
+			Shard:       o.shard,
+			Kinds:       fcrecovery.Kinds(),
+			Finders:     controller.RecoveryFinders(mgr.GetAPIReader()),
+			ReportPath:  o.recoveryReport,
+			Logger:      zl,
+			BeginHook:   beginFailpoint(),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := controller.SetupWithJournal(mgr, opts, ij); err != nil {
 		return fmt.Errorf("cannot set up fakecloud controllers: %w", err)
 	}
 
@@ -194,6 +234,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.Duration("poll-interval", o.pollInterval),
 		zap.Int("max-reconcile-rate", o.maxReconcileRate),
 		zap.Bool("leader-election", o.leaderElection),
+		zap.String("journal", o.journal),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("cannot run controller manager: %w", err)

@@ -39,6 +39,18 @@ func TestParseFlags(t *testing.T) {
 				o.metricsBindAddress, o.debug, o.syncPeriod = "0", true, time.Minute
 			}),
 		},
+		"Journal": {
+			reason: "--journal turns the crash-safe create path on, with its owner and report flags.",
+			args:   []string{"--journal=/var/lib/p/intents.db", "--replica=p-0", "--shard=a", "--recovery-report=/r.json", "--log-api-writes"},
+			want: with(func(o *options) {
+				o.journal, o.replica, o.shard, o.recoveryReport, o.logAPIWrites = "/var/lib/p/intents.db", "p-0", "a", "/r.json", true
+			}),
+		},
+		"ReplicaWithoutJournal": {
+			reason:  "Journal flags without --journal would silently do nothing.",
+			args:    []string{"--replica=p-0"},
+			wantErr: true,
+		},
 		"ZeroRate": {
 			reason:  "A reconcile rate below 1 would stall every controller.",
 			args:    []string{"--max-reconcile-rate=0"},

@@ -6,6 +6,7 @@ import (
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/controller/network"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/controller/providerconfig"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/controller/recordset"
@@ -14,12 +15,20 @@ import (
 // Setup creates all controllers with the supplied options and adds them to
 // the supplied manager.
 func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
-	for _, setup := range []func(ctrl.Manager, tjcontroller.Options) error{
-		providerconfig.Setup,
-		network.Setup,
-		recordset.Setup,
+	return SetupWithJournal(mgr, o, nil)
+}
+
+// SetupWithJournal is Setup with the managed kinds' create paths made
+// crash-safe by ij; a nil ij is Setup.
+func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapter) error {
+	if err := providerconfig.Setup(mgr, o); err != nil {
+		return err
+	}
+	for _, setup := range []func(ctrl.Manager, tjcontroller.Options, *upjetv1.Adapter) error{
+		network.SetupWithJournal,
+		recordset.SetupWithJournal,
 	} {
-		if err := setup(mgr, o); err != nil {
+		if err := setup(mgr, o, ij); err != nil {
 			return err
 		}
 	}

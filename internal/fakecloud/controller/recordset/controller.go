@@ -20,12 +20,20 @@ import (
 	"github.com/pkg/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	v1alpha1 "github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/config"
 )
 
 // Setup adds a controller that reconciles RecordSet managed resources.
 func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
+	return SetupWithJournal(mgr, o, nil)
+}
+
+// SetupWithJournal adds a controller that reconciles RecordSet managed
+// resources, with its create path made crash-safe by ij. A nil ij is Setup:
+// upjet's connector and callbacks unwrapped.
+func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapter) error {
 	name := managed.ControllerName(v1alpha1.RecordSet_GroupVersionKind.String())
 	cfg, ok := o.Provider.Resources[config.RecordSetResource]
 	if !ok {
@@ -43,16 +51,18 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 		cps = append(cps, connection.NewDetailsManager(mgr.GetClient(), *o.SecretStoreConfigGVK, connection.WithTLSConfig(o.ESSOptions.TLSConfig)))
 	}
 	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
+	// intentjournal: a nil kind (ij == nil) wraps nothing.
+	ijRecordSet := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore, upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	opts := []managed.ReconcilerOption{
-		managed.WithExternalConnecter(
+		managed.WithExternalConnecter(ijRecordSet.WrapConnecter(
 			tjcontroller.NewTerraformPluginSDKAsyncConnector(mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, cfg,
 				tjcontroller.WithTerraformPluginSDKAsyncLogger(o.Logger),
 				tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler),
-				tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(ac),
+				tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(ijRecordSet.WrapCallbacks(ac)),
 				tjcontroller.WithTerraformPluginSDKAsyncMetricRecorder(metrics.NewMetricRecorder(v1alpha1.RecordSet_GroupVersionKind, mgr, o.PollInterval)),
 				tjcontroller.WithTerraformPluginSDKAsyncManagementPolicies(o.Features.Enabled(xpfeature.EnableBetaManagementPolicies)),
-			),
+			)),
 		),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),

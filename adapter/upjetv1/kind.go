@@ -1,0 +1,246 @@
+package upjetv1
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	tjcontroller "github.com/crossplane/upjet/pkg/controller"
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// KindOption configures a Kind.
+type KindOption func(*Kind)
+
+// WithNaturalKey records the kind's natural-key fields in every intent's
+// lookup keys, so a Finder can look the resource up after its managed
+// resource was deleted (e.g. SpecFields("zone", "name")).
+func WithNaturalKey(fn KeyFunc) KindOption { return func(k *Kind) { k.keys = fn } }
+
+// WithExternalNameFromID sets how the Terraform ID read from upjet's
+// OperationTrackerStore becomes the external name. The default is the ID
+// itself, right for config.IdentifierFromProvider kinds.
+func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
+	return func(k *Kind) { k.nameFromID = fn }
+}
+
+// Kind wraps the connector and callback provider of one managed kind. A
+// nil *Kind wraps nothing: WrapConnecter and WrapCallbacks return their
+// argument, so a controller's Setup reads the same with intentjournal on
+// or off.
+type Kind struct {
+	a          *Adapter
+	gvk        schema.GroupVersionKind
+	store      *tjcontroller.OperationTrackerStore
+	keys       KeyFunc
+	nameFromID func(string) (string, error)
+
+	mu       sync.Mutex
+	async    bool
+	inflight map[string]*flight // by managed resource name
+}
+
+// flight is a create dispatched by this process whose callback has not run.
+type flight struct {
+	intent journal.Intent
+	mg     resource.Managed
+}
+
+// Kind returns the wrapper for the managed kind gvk. store is the
+// OperationTrackerStore of upjet's controller Options: after an async
+// create it holds the Terraform state, and so the new resource's ID. A nil
+// Adapter returns a nil *Kind.
+func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.OperationTrackerStore, opts ...KindOption) *Kind {
+	if a == nil {
+		return nil
+	}
+	k := &Kind{a: a, gvk: gvk, store: store, inflight: map[string]*flight{},
+		nameFromID: func(id string) (string, error) { return id, nil }}
+	for _, o := range opts {
+		o(k)
+	}
+	return k
+}
+
+func (k *Kind) track(mg resource.Managed, in journal.Intent) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.inflight[mg.GetName()] = &flight{intent: in, mg: mg.DeepCopyObject().(resource.Managed)}
+}
+
+func (k *Kind) untrack(name string) *flight {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f := k.inflight[name]
+	delete(k.inflight, name)
+	return f
+}
+
+func (k *Kind) inFlight(name string, uid types.UID) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f, ok := k.inflight[name]
+	return ok && f.mg.GetUID() == uid
+}
+
+func (k *Kind) isAsync() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.async
+}
+
+func (k *Kind) fields(in journal.Intent) []zap.Field {
+	return []zap.Field{
+		zap.String("kind", k.gvk.Kind), zap.String("resource", in.Resource.Name),
+		zap.String("uid", in.Resource.UID), zap.Stringer("intent-id", in.ID),
+	}
+}
+
+// settle records an outcome and counts it.
+func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome) (journal.Intent, error) {
+	out, err := k.a.j.Settle(ctx, in.Resource.UID, in.ID, o)
+	if err != nil {
+		return out, fmt.Errorf("cannot settle intent %s as %s: %w", in.ID, o.State, err)
+	}
+	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(o.State)).Inc()
+	if o.State.Terminal() {
+		k.a.metrics.Open.Dec()
+	}
+	f := append(k.fields(in), zap.String("state", string(o.State)))
+	if o.ExternalName != "" {
+		f = append(f, zap.String("external-name", o.ExternalName))
+	}
+	if o.ErrorClass != "" {
+		f = append(f, zap.String("error-class", string(o.ErrorClass)))
+	}
+	k.a.log.Info("intent settled", f...)
+	return out, nil
+}
+
+// bind persists the external name and drops the intent annotation in one
+// merge patch. The patch names the UID, so it fails rather than touch a
+// managed resource recreated under the same name.
+func (k *Kind) bind(ctx context.Context, name string, uid types.UID, externalName string) (string, error) {
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"uid": uid,
+		"annotations": map[string]any{
+			recovery.AnnotationExternalName: externalName,
+			journal.AnnotationKey:           nil,
+		},
+	}})
+	if err != nil {
+		return "", fmt.Errorf("cannot encode the external-name patch: %w", err)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	u.SetName(name)
+	if err := k.a.kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, body)); err != nil {
+		return "", fmt.Errorf("cannot patch the external name of %s: %w", name, err)
+	}
+	return u.GetResourceVersion(), nil
+}
+
+// awaitCache waits, briefly, until the manager's cache shows the external
+// name the callback just patched. upjet's own callback reads the resource
+// from that cache and writes its status right after: from a stale copy
+// that write would fail with a conflict and the reconcile it requests
+// would not see the name. Giving up is harmless: the write is retried by
+// the next reconcile.
+func (k *Kind) awaitCache(ctx context.Context, name, externalName string) {
+	if k.a.cache == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, cacheWait)
+	defer cancel()
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if err := k.a.cache.Get(ctx, types.NamespacedName{Name: name}, u); err == nil &&
+			u.GetAnnotations()[recovery.AnnotationExternalName] == externalName {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// cacheWait bounds awaitCache.
+const cacheWait = 5 * time.Second
+
+// finish settles a succeeded create: succeeded with the external name
+// (durable first), then the patch, then settled.
+func (k *Kind) finish(ctx context.Context, in journal.Intent, name string, uid types.UID, externalName string) (string, error) {
+	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
+		return "", err
+	}
+	rv, err := k.bind(ctx, name, uid, externalName)
+	if err != nil {
+		return "", err
+	}
+	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: externalName}); err != nil {
+		return rv, err
+	}
+	return rv, nil
+}
+
+// resolve hands the resource's unsettled intent to the recovery Resolver
+// (look up; adopt if proven ours; else pause and report) and returns the
+// outcome and the resource as the resolver left it.
+func (k *Kind) resolve(ctx context.Context, name string, uid types.UID) (recovery.Outcome, *unstructured.Unstructured, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, types.NamespacedName{Name: name}, u); err != nil {
+		return "", nil, fmt.Errorf("cannot get %s to resolve its create intent: %w", name, err)
+	}
+	if u.GetUID() != uid {
+		return "", nil, fmt.Errorf("cannot resolve the create intent of %s: it was recreated (uid %s, want %s)", name, u.GetUID(), uid)
+	}
+	entries, ok, err := k.a.resolver.ResolveObject(ctx, u)
+	if err != nil {
+		return "", nil, err
+	}
+	if !ok || len(entries) == 0 {
+		return "", u, nil
+	}
+	e := entries[0]
+	switch e.Outcome {
+	case recovery.OutcomeAdopted, recovery.OutcomeCleared, recovery.OutcomeConflict, recovery.OutcomeOrphan:
+		k.a.metrics.Open.Dec()
+	}
+	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(e.Outcome)).Inc()
+	k.a.log.Info("intent resolved", zap.String("kind", k.gvk.Kind), zap.String("resource", name), zap.String("uid", string(uid)),
+		zap.String("intent-id", e.IntentID), zap.String("outcome", string(e.Outcome)), zap.String("reason", e.Reason),
+		zap.String("external-name", e.ExternalName))
+	fresh := &unstructured.Unstructured{}
+	fresh.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, types.NamespacedName{Name: name}, fresh); err != nil {
+		return e.Outcome, nil, fmt.Errorf("cannot get %s after resolving its create intent: %w", name, err)
+	}
+	return e.Outcome, fresh, nil
+}
+
+// errorMessage returns err's text, or "" for nil.
+func errorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+var errNoID = errors.New("the async create succeeded but upjet's operation tracker holds no Terraform ID")
