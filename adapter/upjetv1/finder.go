@@ -1,0 +1,86 @@
+package upjetv1
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crossplane/crossplane-runtime/pkg/errors"
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
+	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	tjcontroller "github.com/crossplane/upjet/pkg/controller"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// NewObserveFinder returns a recovery.Finder for kinds whose external name
+// is known before the create (upjet's NameAsExternalName, or any
+// deterministic name): it asks the provider's own ExternalClient, through
+// connecter, whether a resource with the intent's intended external name
+// exists. newManaged returns an empty managed resource of the kind.
+//
+// The resource's tags are read from what Observe reports
+// (status.atProvider.tags, or .labels), so that recovery can prove
+// ownership: a resource that merely has the intended name is not adopted.
+// A deleted managed resource cannot be observed (Observe needs its
+// provider config), so that case is a lookup error and stays unresolved.
+//
+// upjet's connectors keep per-UID Terraform state in their
+// OperationTrackerStore. Build connecter with a store of its own, never the
+// reconcilers' (recovery must not touch in-flight reconcile state), and
+// pass that store: the finder removes its entry after every lookup, so one
+// lookup's state never answers the next.
+func NewObserveFinder(connecter managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, newManaged func() resource.Managed) recovery.Finder {
+	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+		name := c.Intent.ExternalName
+		if name == "" {
+			return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
+		}
+		if c.Object == nil {
+			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+		}
+		mg := newManaged()
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(c.Object.UnstructuredContent(), mg); err != nil {
+			return nil, errors.Wrap(err, "cannot convert the managed resource")
+		}
+		meta.SetExternalName(mg, name)
+		defer func() { _ = store.RemoveTracker(mg) }()
+		ext, err := connecter.Connect(ctx, mg)
+		if err != nil {
+			return nil, errors.Wrap(err, "cannot connect to the provider")
+		}
+		defer func() { _ = ext.Disconnect(ctx) }()
+		obs, err := ext.Observe(ctx, mg)
+		if err != nil {
+			return nil, errors.Wrapf(err, "cannot observe external name %q", name)
+		}
+		if !obs.ResourceExists {
+			return nil, nil
+		}
+		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+		if err != nil {
+			return nil, errors.Wrap(err, "cannot read the observation")
+		}
+		return []recovery.ExternalResource{{ID: name, Tags: observedTags(u)}}, nil
+	})
+}
+
+// observedTags returns the tags or labels an observation reports.
+func observedTags(u map[string]any) map[string]string {
+	for _, field := range []string{"tags", "labels"} {
+		m, found, err := unstructured.NestedMap(u, "status", "atProvider", field)
+		if err != nil || !found {
+			continue
+		}
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			if s, ok := v.(string); ok {
+				out[k] = s
+			}
+		}
+		return out
+	}
+	return nil
+}
