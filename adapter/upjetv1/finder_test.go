@@ -54,8 +54,8 @@ func TestObserveFinder(t *testing.T) {
 
 	mr := testbed.NewNetwork("observed", "10.20.0.0/16")
 	testbed.Create(t, cl, mr)
-	obj := map[string]any{}
-	if obj, err = runtime.DefaultUnstructuredConverter.ToUnstructured(mr); err != nil {
+	obj, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mr)
+	if err != nil {
 		t.Fatal(err)
 	}
 	u := &unstructured.Unstructured{Object: obj}
