@@ -11,9 +11,10 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZ_TARGETS := \
 	./journal:FuzzDecodeRecord \
 	./journal:FuzzDecodeAnnotation \
-	./recovery:FuzzDecodeReport
+	./recovery:FuzzDecodeReport \
+	./recovery/terraform:FuzzParseDiagnostics
 
-.PHONY: all build tools generate test test-journal test-rest lint fuzz bench
+.PHONY: all build tools generate test test-journal test-rest lint fuzz bench bench-terraform
 
 all: build
 
@@ -58,3 +59,8 @@ fuzz:
 ## bench: run every benchmark, interleaved, and write docs/benchmarks.md.
 bench:
 	hack/bench.sh
+
+## bench-terraform: 1,000 intents through one batched OpenTofu run against single
+## imports (about 7 minutes); results in docs/benchmarks-terraform.md.
+bench-terraform: tools
+	$(GO) test ./recovery/terraform -run '^$$' -bench BenchmarkImport -benchtime 1x -count 3 -timeout 2h

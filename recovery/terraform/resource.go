@@ -1,0 +1,83 @@
+package terraform
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// annotationExternalName is crossplane-runtime's external-name annotation.
+const annotationExternalName = "crossplane.io/external-name"
+
+// ResourceType describes the Terraform resource type of one managed kind.
+type ResourceType struct {
+	// Type is the Terraform resource type, e.g. "fakecloud_network".
+	Type string
+	// Required lists the resource's required arguments. The generated
+	// blocks set them, and nothing else.
+	Required []string
+	// ImportID returns the ID to import a candidate's resource by: its
+	// intended external name. Nil means DefaultImportID.
+	ImportID func(c *recovery.Candidate) (string, error)
+	// Attributes returns the values of the Required arguments for a
+	// candidate. Nil means DefaultAttributes(Required).
+	Attributes func(c *recovery.Candidate) (map[string]any, error)
+	// TagsAttribute is the attribute that holds the resource's tags
+	// (default "tags").
+	TagsAttribute string
+}
+
+// DefaultImportID returns the intent's intended external name, else the
+// external name a succeeded intent recorded, else the managed resource's
+// crossplane.io/external-name annotation.
+func DefaultImportID(c *recovery.Candidate) (string, error) {
+	if c.Intent.ExternalName != "" {
+		return c.Intent.ExternalName, nil
+	}
+	if c.Intent.State == journal.StateSucceeded && c.Intent.Outcome.ExternalName != "" {
+		return c.Intent.Outcome.ExternalName, nil
+	}
+	if c.Object != nil {
+		if n := c.Object.GetAnnotations()[annotationExternalName]; n != "" {
+			return n, nil
+		}
+	}
+	return "", fmt.Errorf("%s has no intended external name to import by: the cloud assigns its IDs, so look it up by tags or natural key instead", c.Intent.Resource)
+}
+
+// DefaultAttributes returns an Attributes function that reads each required
+// argument from spec.forProvider (snake_case argument, lowerCamelCase field),
+// else from the intent's lookup keys.
+func DefaultAttributes(required []string) func(c *recovery.Candidate) (map[string]any, error) {
+	return func(c *recovery.Candidate) (map[string]any, error) {
+		out := make(map[string]any, len(required))
+		for _, k := range required {
+			if c.Object != nil {
+				if v, ok, _ := unstructured.NestedFieldCopy(c.Object.Object, "spec", "forProvider", lowerCamel(k)); ok && v != nil {
+					out[k] = v
+					continue
+				}
+			}
+			if v, ok := c.Intent.LookupKeys[k]; ok {
+				out[k] = v
+				continue
+			}
+			return nil, fmt.Errorf("required argument %s of %s is neither in spec.forProvider nor in the intent's lookup keys", k, c.Intent.Resource)
+		}
+		return out, nil
+	}
+}
+
+func lowerCamel(s string) string {
+	parts := strings.Split(s, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
+}
