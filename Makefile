@@ -14,7 +14,9 @@ FUZZ_TARGETS := \
 	./recovery:FuzzDecodeReport \
 	./recovery/terraform:FuzzParseDiagnostics
 
-.PHONY: all build tools generate test test-journal test-rest lint fuzz bench bench-terraform
+DEMO_N ?= 200
+
+.PHONY: all build tools generate demo test test-journal test-rest lint fuzz bench bench-terraform
 
 all: build
 
@@ -28,6 +30,14 @@ build:
 ## INTENTJOURNAL_TF_PATH override them.
 tools:
 	bash hack/tools.sh install
+
+## demo: the crash-and-recover demonstration. Builds what it needs, then runs the
+## upjet provider unwrapped and with --journal, SIGKILLed with creates in flight
+## (DEMO_N RecordSets and Networks each, default 200; about 6 minutes), prints the
+## side-by-side table and writes orphans.json. DEMO_N=4000 is the size of the
+## public report.
+demo:
+	bash hack/demo.sh --per-kind=$(DEMO_N)
 
 ## generate: deepcopy and CRDs of the test bed's managed resources (controller-gen).
 generate:

@@ -35,6 +35,7 @@ type cli struct {
 	Journal journalCmd     `cmd:"" help:"Inspect and maintain an intent journal file (offline)."`
 	Recover recoverOptions `cmd:"" help:"Run the recovery pass against a cluster: resolve every unsettled create intent."`
 	Report  reportOptions  `cmd:"" help:"Print the orphan report of journal plus cluster without changing anything (a dry-run pass)."`
+	Demo    demoOptions    `cmd:"" help:"Run the crash-and-recover demonstration: the upjet provider unwrapped, then with the journal, SIGKILLed with creates in flight (make demo)."`
 }
 
 // journalCmd groups the offline journal commands.

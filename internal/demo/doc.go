@@ -1,0 +1,29 @@
+// Package demo runs intentjournal's crash-and-recover demonstration outside
+// `go test`: a real kube-apiserver (envtest), the fake cloud process and
+// provider-fakecloud, once unwrapped and once with the intent journal
+// (--journal), each on a fresh control plane and a fresh fake cloud.
+//
+// One run:
+//
+//  1. creates Options.PerKind RecordSets and as many Networks, then starts
+//     the provider;
+//  2. waits until 90% of them have external-create-succeeded, that is
+//     their asynchronous create is running, while the fake cloud holds each
+//     create for Options.CreateLatency (long enough, by default, to cover the
+//     whole dispatch), so the creates are in flight;
+//  3. SIGKILLs the provider, lowers the create latency to
+//     Options.RestartLatency and restarts the provider at once;
+//  4. waits until every managed resource is Ready or paused, or
+//     Options.ConvergeTimeout passes, and measures what the crash left
+//     behind: 409s after the restart, stuck managed resources, duplicate
+//     cloud objects, orphans reported (by the wrapped provider's recovery
+//     report) against orphans present (cloud objects that no managed
+//     resource's crossplane.io/external-name names), and the time to
+//     converge.
+//
+// Every process a run starts is stopped, and its temporary directory
+// removed unless Options.Keep is set, when the run ends: normally, on error
+// or when its context is cancelled (Ctrl-C). The children run in their own
+// process group, so a Ctrl-C at the terminal reaches the demo, which stops
+// them in order.
+package demo
