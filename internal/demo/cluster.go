@@ -11,13 +11,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/crds"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 )
 
 // controlPlaneStartTimeout bounds each of etcd and kube-apiserver start-up;
@@ -80,7 +79,7 @@ func startCluster(assets, dir string) (c *cluster, err error) {
 		return nil, fmt.Errorf("cannot create a client for %s: %w", cfg.Host, err)
 	}
 	kc := filepath.Join(dir, "kubeconfig")
-	if err := writeKubeconfig(cfg, kc); err != nil {
+	if err := fixtures.WriteKubeconfig(cfg, kc); err != nil {
 		return nil, err
 	}
 	return &cluster{env: env, client: cl, kubeconfig: kc}, nil
@@ -90,31 +89,6 @@ func startCluster(assets, dir string) (c *cluster, err error) {
 func (c *cluster) stop() error {
 	if err := c.env.Stop(); err != nil {
 		return fmt.Errorf("cannot stop the control plane: %w", err)
-	}
-	return nil
-}
-
-// writeKubeconfig writes a kubeconfig file for cfg to path, credentials
-// inlined, for the provider process.
-func writeKubeconfig(cfg *rest.Config, path string) error {
-	const name = "demo"
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters[name] = &clientcmdapi.Cluster{
-		Server:                   cfg.Host,
-		CertificateAuthorityData: cfg.CAData,
-		InsecureSkipTLSVerify:    cfg.Insecure,
-	}
-	kc.AuthInfos[name] = &clientcmdapi.AuthInfo{
-		ClientCertificateData: cfg.CertData,
-		ClientKeyData:         cfg.KeyData,
-		Token:                 cfg.BearerToken,
-		Username:              cfg.Username,
-		Password:              cfg.Password,
-	}
-	kc.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
-	kc.CurrentContext = name
-	if err := clientcmd.WriteToFile(*kc, path); err != nil {
-		return fmt.Errorf("cannot write kubeconfig %s: %w", path, err)
 	}
 	return nil
 }

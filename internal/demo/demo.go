@@ -20,6 +20,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
@@ -39,7 +40,7 @@ const (
 	// zone holds the demo's record sets.
 	zone = "example-com"
 	// providerConfigName is the ProviderConfig every MR refers to.
-	providerConfigName = "default"
+	providerConfigName = fixtures.ProviderConfigName
 	// tagName is the external tag upjet writes with the MR's name.
 	tagName = "crossplane-name"
 	// dispatchedFraction of the MRs must have external-create-succeeded

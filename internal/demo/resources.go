@@ -8,10 +8,10 @@ import (
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 )
 
 func (r *run) createProviderConfig(ctx context.Context) error {
@@ -94,32 +94,9 @@ func (r *run) listMRs(ctx context.Context) ([]resource.Managed, error) {
 }
 
 func newRecordSet(i int) *v1alpha1.RecordSet {
-	name := fmt.Sprintf("rs-%05d", i)
-	return &v1alpha1.RecordSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: v1alpha1.RecordSetSpec{
-			ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: providerConfigName}},
-			ForProvider: v1alpha1.RecordSetParameters{
-				Zone:    ptr.To(zone),
-				Name:    ptr.To(name),
-				Type:    ptr.To("A"),
-				TTL:     ptr.To(300.0),
-				Rrdatas: []*string{ptr.To("192.0.2.10")},
-			},
-		},
-	}
+	return fixtures.RecordSet(fmt.Sprintf("rs-%05d", i), zone)
 }
 
 func newNetwork(i int) *v1alpha1.Network {
-	name := fmt.Sprintf("net-%05d", i)
-	return &v1alpha1.Network{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: v1alpha1.NetworkSpec{
-			ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: providerConfigName}},
-			ForProvider: v1alpha1.NetworkParameters{
-				Name:      ptr.To(name),
-				CidrBlock: ptr.To(fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256)),
-			},
-		},
-	}
+	return fixtures.Network(fmt.Sprintf("net-%05d", i), fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256))
 }

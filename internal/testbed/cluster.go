@@ -1,7 +1,6 @@
 package testbed
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,13 +14,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/crds"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testenv"
 )
 
@@ -81,26 +79,5 @@ func StartCluster(t testing.TB) *Cluster {
 }
 
 // WriteKubeconfig writes a kubeconfig file for cfg to path, with the
-// credentials inlined.
-func WriteKubeconfig(cfg *rest.Config, path string) error {
-	const name = "envtest"
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters[name] = &clientcmdapi.Cluster{
-		Server:                   cfg.Host,
-		CertificateAuthorityData: cfg.CAData,
-		InsecureSkipTLSVerify:    cfg.Insecure,
-	}
-	kc.AuthInfos[name] = &clientcmdapi.AuthInfo{
-		ClientCertificateData: cfg.CertData,
-		ClientKeyData:         cfg.KeyData,
-		Token:                 cfg.BearerToken,
-		Username:              cfg.Username,
-		Password:              cfg.Password,
-	}
-	kc.Contexts[name] = &clientcmdapi.Context{Cluster: name, AuthInfo: name}
-	kc.CurrentContext = name
-	if err := clientcmd.WriteToFile(*kc, path); err != nil {
-		return fmt.Errorf("cannot write kubeconfig %s: %w", path, err)
-	}
-	return nil
-}
+// credentials inlined (see fixtures.WriteKubeconfig).
+func WriteKubeconfig(cfg *rest.Config, path string) error { return fixtures.WriteKubeconfig(cfg, path) }

@@ -14,15 +14,15 @@ import (
 	ujresource "github.com/crossplane/upjet/pkg/resource"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 )
 
 // ProviderConfigName is the ProviderConfig that NewRecordSet and NewNetwork
 // refer to.
-const ProviderConfigName = "default"
+const ProviderConfigName = fixtures.ProviderConfigName
 
 // apiTimeout bounds each call the helpers make to the API server.
 const apiTimeout = 30 * time.Second
@@ -42,35 +42,10 @@ func CreateProviderConfig(t testing.TB, c *Cluster, endpoint string) {
 
 // NewRecordSet returns a RecordSet MR called name for an A record of the
 // same name in zone.
-func NewRecordSet(name, zone string) *v1alpha1.RecordSet {
-	return &v1alpha1.RecordSet{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: v1alpha1.RecordSetSpec{
-			ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: ProviderConfigName}},
-			ForProvider: v1alpha1.RecordSetParameters{
-				Zone:    ptr.To(zone),
-				Name:    ptr.To(name),
-				Type:    ptr.To("A"),
-				TTL:     ptr.To(300.0),
-				Rrdatas: []*string{ptr.To("192.0.2.10")},
-			},
-		},
-	}
-}
+func NewRecordSet(name, zone string) *v1alpha1.RecordSet { return fixtures.RecordSet(name, zone) }
 
 // NewNetwork returns a Network MR called name with the same display name.
-func NewNetwork(name, cidr string) *v1alpha1.Network {
-	return &v1alpha1.Network{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: v1alpha1.NetworkSpec{
-			ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: ProviderConfigName}},
-			ForProvider: v1alpha1.NetworkParameters{
-				Name:      ptr.To(name),
-				CidrBlock: ptr.To(cidr),
-			},
-		},
-	}
-}
+func NewNetwork(name, cidr string) *v1alpha1.Network { return fixtures.Network(name, cidr) }
 
 // Create creates objs in the cluster.
 func Create(t testing.TB, c *Cluster, objs ...client.Object) {
