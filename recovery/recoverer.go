@@ -7,6 +7,8 @@ import (
 
 	"go.uber.org/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/intentjournal/intentjournal/journal"
 )
 
 // Recoverer runs the recovery pass as a controller-runtime Runnable. Add it
@@ -20,6 +22,14 @@ import (
 // again every RetryInterval, and the Gate keeps those resources blocked.
 // A pass that fails as a whole is retried the same way; the Recoverer never
 // stops the manager, and never opens the Gate on a failed scan.
+//
+// With Interval set, it keeps running a pass every Interval after the first
+// has resolved everything: that is how a live shard takes over the intents
+// of a peer that died (see Options.Scope). Those later passes only ever
+// consider intents with a known owner other than this process's own epoch,
+// whatever Scope says: this process's own intents are live creates, and a
+// resource with an incomplete create but no intent annotation may be one
+// whose intent is being written right now.
 type Recoverer struct {
 	opts Options
 	// RetryInterval is the wait between passes while something is
@@ -28,6 +38,10 @@ type Recoverer struct {
 	// ReportPath, when set, receives the report of every pass (atomically,
 	// mode 0600).
 	ReportPath string
+	// Interval, when positive, runs a pass every Interval for as long as
+	// the Recoverer runs, after the first pass has left nothing
+	// unresolved. Zero stops after that first complete pass.
+	Interval time.Duration
 
 	mu   sync.Mutex
 	last *Report
@@ -68,12 +82,14 @@ func (r *Recoverer) Report() *Report {
 // Done is closed when a pass has left nothing unresolved.
 func (r *Recoverer) Done() <-chan struct{} { return r.done }
 
-// Start runs passes until nothing is unresolved or ctx ends. It returns nil
-// in both cases.
+// Start runs passes until nothing is unresolved (or, with Interval, until
+// ctx ends). It returns nil in every case.
 func (r *Recoverer) Start(ctx context.Context) error {
 	log := r.opts.Logger.Named("recovery")
+	opts := r.opts
+	complete := false
 	for pass := 1; ; pass++ {
-		rep, err := Run(ctx, r.opts)
+		rep, err := Run(ctx, opts)
 		if rep != nil {
 			r.mu.Lock()
 			r.last = rep
@@ -96,11 +112,33 @@ func (r *Recoverer) Start(ctx context.Context) error {
 			log.Info("recovery complete", zap.Int("pass", pass),
 				zap.Int("adopted", rep.Summary.Adopted), zap.Int("cleared", rep.Summary.Cleared),
 				zap.Int("conflicts", rep.Summary.Conflict), zap.Int("orphans", rep.Summary.Orphan))
-			close(r.done)
+			if !complete {
+				complete = true
+				close(r.done)
+				opts.Scope = takeoverScope(r.opts.Source.Owner, r.opts.Scope)
+			}
+			if r.Interval <= 0 {
+				return nil
+			}
+		}
+		wait := r.RetryInterval
+		if complete && r.Interval > 0 {
+			wait = r.Interval
+		}
+		if !sleep(ctx, wait) {
 			return nil
 		}
-		if !sleep(ctx, r.RetryInterval) {
-			return nil
+	}
+}
+
+// takeoverScope limits the passes after the first complete one to intents
+// that a peer, not this process, began: a known owner whose epoch is not
+// self's, and that scope (if any) accepts.
+func takeoverScope(self journal.Owner, scope func(journal.Intent) bool) func(journal.Intent) bool {
+	return func(in journal.Intent) bool {
+		if in.Owner.Epoch == "" || in.Owner.Epoch == self.Epoch {
+			return false
 		}
+		return scope == nil || scope(in)
 	}
 }
