@@ -206,7 +206,11 @@ func BenchmarkRecovery100k(b *testing.B) {
 		cmd.Env = append(os.Environ(), childEnv+"=pass", "KUBECONFIG="+cluster.Kubeconfig,
 			"JOURNAL_PATH="+path, "FAKECLOUD_URL="+cloud.URL, "RECOVERY_CHILD_QUIET=1", "RECOVERY_CHILD_CONCURRENCY=32",
 			"RECOVERY_CHILD_HEAPPROFILE="+os.Getenv("RECOVERY_BENCH_HEAPPROFILE"))
-		out, _ := os.Create(filepath.Join(b.TempDir(), "child.log"))
+		logPath := filepath.Join(b.TempDir(), "child.log")
+		if p := os.Getenv("RECOVERY_BENCH_CHILDLOG"); p != "" {
+			logPath = p // kept, e.g. for GODEBUG=gctrace=1 output
+		}
+		out, _ := os.Create(logPath)
 		cmd.Stdout, cmd.Stderr = out, out
 		b.StartTimer()
 		start := time.Now()

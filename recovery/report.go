@@ -115,7 +115,10 @@ type Report struct {
 	GeneratedAt time.Time `json:"generatedAt"`
 	Source      Source    `json:"source"`
 	Summary     Summary   `json:"summary"`
-	Entries     []Entry   `json:"entries"`
+	// Entries are pointers so that a pass with 100,000 intents grows
+	// the list by copying pointers, not whole entries: a contiguous
+	// []Entry needs the old and the new backing array live at once.
+	Entries []*Entry `json:"entries"`
 
 	mu sync.Mutex
 }
@@ -216,7 +219,7 @@ func NewReport(src Source, now time.Time) *Report {
 		Kind:        ReportKind,
 		GeneratedAt: now.UTC(),
 		Source:      src,
-		Entries:     []Entry{},
+		Entries:     []*Entry{},
 	}
 }
 
@@ -231,7 +234,7 @@ func (r *Report) Add(e Entry) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.Entries = append(r.Entries, e)
+	r.Entries = append(r.Entries, &e)
 	r.Summary.count(e.Outcome)
 }
 
@@ -252,14 +255,13 @@ func (r *Report) AddNote(note string) {
 func (r *Report) Sort() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for i := range r.Entries {
-		e := &r.Entries[i]
+	for _, e := range r.Entries {
 		slices.SortStableFunc(e.Sources, func(a, b string) int {
 			return cmp.Or(cmp.Compare(sourceRank(a), sourceRank(b)), strings.Compare(a, b))
 		})
 		slices.SortStableFunc(e.Found, func(a, b Found) int { return strings.Compare(a.ID, b.ID) })
 	}
-	slices.SortStableFunc(r.Entries, func(a, b Entry) int {
+	slices.SortStableFunc(r.Entries, func(a, b *Entry) int {
 		return cmp.Or(
 			strings.Compare(a.Resource.Kind, b.Resource.Kind),
 			strings.Compare(a.Resource.Namespace, b.Resource.Namespace),
@@ -279,7 +281,7 @@ func sourceRank(s string) int {
 	return len(sourceOrder)
 }
 
-func firstFoundID(e Entry) string {
+func firstFoundID(e *Entry) string {
 	if len(e.Found) == 0 {
 		return ""
 	}
@@ -305,6 +307,9 @@ func (r *Report) check() error {
 	}
 	var want Summary
 	for i, e := range r.Entries {
+		if e == nil {
+			return fmt.Errorf("%w: entry %d is null", ErrMalformedReport, i)
+		}
 		if !e.Outcome.Valid() {
 			return fmt.Errorf("%w: entry %d (%s): unknown outcome %q", ErrMalformedReport, i, e.Resource, e.Outcome)
 		}
@@ -346,14 +351,17 @@ func (r *Report) Encode(w io.Writer) error {
 // the schema requires them. The caller holds r.mu or owns r.
 func (r *Report) normalize() {
 	if r.Entries == nil {
-		r.Entries = []Entry{}
+		r.Entries = []*Entry{}
 	}
-	for i := range r.Entries {
-		if r.Entries[i].Sources == nil {
-			r.Entries[i].Sources = []string{}
+	for _, e := range r.Entries {
+		if e == nil {
+			continue // check refuses it
 		}
-		if r.Entries[i].Found == nil {
-			r.Entries[i].Found = []Found{}
+		if e.Sources == nil {
+			e.Sources = []string{}
+		}
+		if e.Found == nil {
+			e.Found = []Found{}
 		}
 	}
 }

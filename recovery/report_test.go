@@ -386,6 +386,7 @@ func TestDecodeReportErrors(t *testing.T) {
 		"InconsistentOrphans": {"an outcome count must match", strings.Replace(good, `"orphan": 2`, `"orphan": 0`, 1), ErrMalformedReport},
 		"UnknownOutcome":      {"an outcome this build does not know", strings.Replace(good, `"outcome": "cleared"`, `"outcome": "deleted"`, 1), ErrMalformedReport},
 		"WrongType":           {"a field of the wrong type", strings.Replace(good, `"dryRun": false`, `"dryRun": "no"`, 1), ErrMalformedReport},
+		"NullEntry":           {"an entry that is null", `{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","generatedAt":"2026-11-22T02:31:07Z","source":{"owner":{},"dryRun":false},"summary":{"total":1,"cleared":1,"adopted":0,"conflict":0,"orphan":0,"unresolved":0},"entries":[null]}`, ErrMalformedReport},
 		"BadTime":             {"a time that is not RFC 3339", strings.Replace(good, `"generatedAt": "2026-11-22T02:31:07Z"`, `"generatedAt": "now"`, 1), ErrMalformedReport},
 	}
 	for name, tc := range cases {
@@ -518,7 +519,11 @@ func TestReportSort(t *testing.T) {
 			r.Add(e)
 		}
 		r.Sort()
-		if diff := cmp.Diff(want, r.Entries); diff != "" {
+		got := make([]Entry, 0, len(r.Entries))
+		for _, e := range r.Entries {
+			got = append(got, *e)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("shuffle %d: Sort does not give one order whatever the order of Add (-want +got):\n%s", i, diff)
 		}
 	}
@@ -978,7 +983,7 @@ func TestReportDocExample(t *testing.T) {
 	}
 	golden := goldenReport()
 	for _, e := range r.Entries {
-		if !slices.ContainsFunc(golden.Entries, func(g Entry) bool { return cmp.Equal(e, g) }) {
+		if !slices.ContainsFunc(golden.Entries, func(g *Entry) bool { return cmp.Equal(e, g) }) {
 			t.Errorf("the example's entry for %s (%s) is not in the golden report; keep the two in step", e.Resource, e.Outcome)
 		}
 	}

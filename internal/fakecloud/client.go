@@ -49,12 +49,23 @@ type Client struct {
 	hc       *http.Client
 }
 
+// defaultTransport keeps as many idle connections to the one fake cloud host
+// as callers run requests concurrently. http.DefaultTransport keeps two, so
+// a provider or recovery pass with 32 workers would dial (and garbage
+// collect the buffers of) a new connection for most requests.
+var defaultTransport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 128
+	t.MaxIdleConns = 128
+	return t
+}()
+
 // NewClient returns a client for the server at endpoint, e.g.
 // "http://127.0.0.1:41234".
 func NewClient(endpoint string, opts ...ClientOption) *Client {
 	c := &Client{
 		endpoint: strings.TrimRight(endpoint, "/"),
-		hc:       &http.Client{Timeout: DefaultClientTimeout},
+		hc:       &http.Client{Timeout: DefaultClientTimeout, Transport: defaultTransport},
 	}
 	for _, o := range opts {
 		o(c)
