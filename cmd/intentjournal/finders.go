@@ -1,9 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -14,18 +16,23 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/terraform"
 )
-
-// errTerraformUnavailable is returned for the terraform finder and its flags
-// until recovery/terraform lands in this build.
-var errTerraformUnavailable = errors.New("the terraform finder (--finder KIND=terraform:DIR, --workspace, --terraform) is not yet available in this build")
 
 // finderEnv is what a finder type may use besides its argument.
 type finderEnv struct {
-	// Workspaces and TerraformPath configure the terraform finder.
+	// Workspaces are the --workspace values, [KIND=]DIR; TerraformPath is
+	// --terraform. Both configure the terraform finder.
 	Workspaces    []string
 	TerraformPath string
-	Log           *zap.Logger
+	// ReportOnly kinds must not be changed anywhere: not in the cluster,
+	// and not in a Terraform state (dry run, or policy report-only).
+	ReportOnly func(schema.GroupKind) bool
+	Log        *zap.Logger
+
+	// workspaces maps each kind with a terraform finder to its workspace
+	// (set by buildFinders).
+	workspaces map[schema.GroupKind]string
 }
 
 // finderType builds the recovery Finder of one built-in type for one kind,
@@ -44,10 +51,9 @@ var finderTypes = map[string]finderType{
 		Build: buildFakecloudFinder,
 	},
 	"terraform": {
-		Usage: "terraform:DIR finds resources in the Terraform state of workspace DIR (not yet available)",
-		Build: func(schema.GroupKind, string, finderEnv) (recovery.Finder, recovery.Deleter, error) {
-			return nil, nil, errTerraformUnavailable
-		},
+		Usage: "terraform:TYPE[:ARG,...] finds resources of Terraform resource type TYPE (whose required arguments are ARG,...) " +
+			"by importing them into the kind's --workspace, with the --terraform CLI",
+		Build: buildTerraformFinder,
 	},
 }
 
@@ -73,6 +79,115 @@ func buildFakecloudFinder(gk schema.GroupKind, arg string, _ finderEnv) (recover
 		return nil, nil, usageError("the fakecloud finder supports %s and %s, not %s", fcrecovery.RecordSet, fcrecovery.Network, gk)
 	}
 	return f, fcrecovery.Deleters(c)[gk], nil
+}
+
+// buildTerraformFinder returns a recovery/terraform Importer's batching
+// Finder for gk, from terraform:TYPE[:ARG,...]. The Importer imports what it
+// proves ours into the workspace's state, unless gk is report-only. It has
+// no Deleter: orphans are reported, never destroyed through Terraform.
+func buildTerraformFinder(gk schema.GroupKind, arg string, env finderEnv) (recovery.Finder, recovery.Deleter, error) {
+	typ, args, _ := strings.Cut(arg, ":")
+	rt := terraform.ResourceType{Type: typ}
+	if args != "" {
+		for _, a := range strings.Split(args, ",") {
+			if a == "" {
+				return nil, nil, usageError("terraform finder %q: empty argument name in %q", arg, args)
+			}
+			rt.Required = append(rt.Required, a)
+		}
+	}
+	dir := env.workspaces[gk]
+	if dir == "" {
+		return nil, nil, usageError("the terraform finder of %s needs a workspace: --workspace %s=DIR (or --workspace DIR for every terraform kind)", gk, gk.Kind)
+	}
+	cli, err := terraformCLI(env.TerraformPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := env.Log
+	if log == nil {
+		log = zap.NewNop()
+	}
+	reportOnly := env.ReportOnly != nil && env.ReportOnly(gk)
+	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(log.Named("terraform")), terraform.WithReportOnly(reportOnly))
+	if err != nil {
+		return nil, nil, fmt.Errorf("terraform finder of %s: %w", gk, err)
+	}
+	return im.Finder(), nil, nil
+}
+
+// terraformCLI returns the --terraform binary, else tofu or terraform from
+// PATH.
+func terraformCLI(flag string) (string, error) {
+	if flag != "" {
+		fi, err := os.Stat(flag)
+		if err != nil {
+			return "", fmt.Errorf("--terraform %s: %w", flag, err)
+		}
+		if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+			return "", fmt.Errorf("--terraform %s: not an executable file", flag)
+		}
+		return flag, nil
+	}
+	for _, name := range []string{"tofu", "terraform"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", usageError("the terraform finder needs a CLI: pass --terraform PATH, or put tofu or terraform on PATH")
+}
+
+// parseWorkspaces maps every kind with a terraform finder (tfKinds) to its
+// workspace, from --workspace values KIND=DIR or DIR (the default for every
+// terraform kind). Two kinds may not share a workspace: their CLI runs would
+// contend for the state lock.
+func parseWorkspaces(values []string, tfKinds []schema.GroupKind, kinds []schema.GroupVersionKind) (map[schema.GroupKind]string, error) {
+	if len(values) > 0 && len(tfKinds) == 0 {
+		return nil, usageError("--workspace is for the terraform finder, and no --finder KIND=terraform:TYPE was given")
+	}
+	out := map[schema.GroupKind]string{}
+	def := ""
+	for _, v := range values {
+		ref, dir, ok := strings.Cut(v, "=")
+		if !ok {
+			if def != "" {
+				return nil, usageError("--workspace %q: a default workspace (%s) is already set; name the kind, --workspace KIND=DIR", v, def)
+			}
+			def = v
+			continue
+		}
+		if dir == "" {
+			return nil, usageError("--workspace %q: want KIND=DIR or DIR", v)
+		}
+		gks, err := resolveKind(ref, kinds)
+		if err != nil {
+			return nil, fmt.Errorf("--workspace %q: %w", v, err)
+		}
+		for _, gk := range gks {
+			if !slices.Contains(tfKinds, gk) {
+				return nil, usageError("--workspace %q: %s has no terraform finder", v, gk)
+			}
+			out[gk] = dir
+		}
+	}
+	owner := map[string]schema.GroupKind{}
+	for _, gk := range tfKinds {
+		if out[gk] == "" {
+			out[gk] = def
+		}
+		if out[gk] == "" {
+			continue // buildTerraformFinder names the missing flag
+		}
+		abs, err := filepath.Abs(out[gk])
+		if err != nil {
+			return nil, fmt.Errorf("--workspace %s: %w", out[gk], err)
+		}
+		if other, dup := owner[abs]; dup {
+			return nil, usageError("--workspace: %s and %s would share workspace %s; give each terraform kind its own (--workspace KIND=DIR)", other, gk, abs)
+		}
+		owner[abs] = gk
+	}
+	return out, nil
 }
 
 // parseKinds parses --kind values of the form Kind.version.group.
@@ -134,9 +249,29 @@ func splitKV(flag, s string) (string, string, error) {
 
 // buildFinders builds a Finder per kind from --finder KIND=TYPE:ARG values.
 func buildFinders(specs []string, kinds []schema.GroupVersionKind, env finderEnv) (map[schema.GroupKind]recovery.Finder, map[schema.GroupKind]recovery.Deleter, error) {
-	if len(env.Workspaces) > 0 || env.TerraformPath != "" {
-		return nil, nil, errTerraformUnavailable
+	// The terraform kinds first: their workspaces are checked as a set.
+	var tfKinds []schema.GroupKind
+	for _, s := range specs {
+		ref, spec, err := splitKV("finder", s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if typ, _, _ := strings.Cut(spec, ":"); typ == "terraform" {
+			gks, err := resolveKind(ref, kinds)
+			if err != nil {
+				return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
+			}
+			tfKinds = append(tfKinds, gks...)
+		}
 	}
+	if env.TerraformPath != "" && len(tfKinds) == 0 {
+		return nil, nil, usageError("--terraform is for the terraform finder, and no --finder KIND=terraform:TYPE was given")
+	}
+	ws, err := parseWorkspaces(env.Workspaces, tfKinds, kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	env.workspaces = ws
 	finders := map[schema.GroupKind]recovery.Finder{}
 	deleters := map[schema.GroupKind]recovery.Deleter{}
 	for _, s := range specs {

@@ -211,15 +211,47 @@ func TestRealMainExitCodes(t *testing.T) {
 			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--policy-kind", "RecordSet=yolo"},
 			wantCode: exitUsage, wantStderr: `unknown policy "yolo"`,
 		},
-		"TerraformFinderNotYetAvailable": {
-			reason:   "the terraform finder is registered but not yet available",
-			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:/work/ws"},
-			wantCode: exitError, wantStderr: "not yet available",
+		"TerraformFinderNeedsWorkspace": {
+			reason:   "the terraform finder imports into a workspace, which must be named",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set:zone,name"},
+			wantCode: exitUsage, wantStderr: "needs a workspace: --workspace RecordSet=DIR",
 		},
-		"WorkspaceNotYetAvailable": {
+		"TerraformFinderBadType": {
+			reason:   "the Terraform resource type must be an identifier",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:bad type", "--workspace", "/tmp/ws", "--terraform", "/bin/sh"},
+			wantCode: exitError, wantStderr: `invalid resource type "bad type"`,
+		},
+		"TerraformFinderEmptyArgument": {
+			reason:   "an empty required-argument name is a typo",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set:zone,,name", "--workspace", "/tmp/ws"},
+			wantCode: exitUsage, wantStderr: "empty argument name",
+		},
+		"TerraformMissingCLI": {
+			reason:   "--terraform must name an executable",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set", "--workspace", "/tmp/ws", "--terraform", "/nonexistent/tofu"},
+			wantCode: exitError, wantStderr: "--terraform /nonexistent/tofu",
+		},
+		"WorkspaceWithoutTerraformFinder": {
 			reason:   "--workspace belongs to the terraform finder",
 			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--workspace", "/work/ws"},
-			wantCode: exitError, wantStderr: "not yet available",
+			wantCode: exitUsage, wantStderr: "--workspace is for the terraform finder",
+		},
+		"TerraformWithoutTerraformFinder": {
+			reason:   "--terraform belongs to the terraform finder",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--terraform", "/bin/sh"},
+			wantCode: exitUsage, wantStderr: "--terraform is for the terraform finder",
+		},
+		"SharedWorkspace": {
+			reason: "two kinds in one workspace would contend for its state lock",
+			args: []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--kind", "Network.v1alpha1.fakecloud.intentjournal.io",
+				"--finder", "*=terraform:fakecloud_thing", "--workspace", "/tmp/ws"},
+			wantCode: exitUsage, wantStderr: "would share workspace /tmp/ws",
+		},
+		"WorkspaceOfAnotherKind": {
+			reason: "a kind's workspace needs that kind's terraform finder",
+			args: []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--kind", "Network.v1alpha1.fakecloud.intentjournal.io",
+				"--finder", "RecordSet=terraform:fakecloud_record_set", "--workspace", "Network=/tmp/ws"},
+			wantCode: exitUsage, wantStderr: "Network.fakecloud.intentjournal.io has no terraform finder",
 		},
 		"BadConcurrency": {
 			reason:   "--concurrency must be at least 1",

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -33,9 +34,9 @@ type passOptions struct {
 	LockTimeout time.Duration `name:"lock-timeout" default:"2s" help:"How long to wait for the journal's file lock."`
 
 	Kind       []string `name:"kind" sep:"none" placeholder:"GVK" help:"Managed kind to scan, as Kind.version.group (repeatable), e.g. RecordSet.v1alpha1.fakecloud.intentjournal.io."`
-	Finder     []string `name:"finder" sep:"none" placeholder:"KIND=TYPE:ARG" help:"Finder of a kind (repeatable; KIND may be * for every --kind). Types: fakecloud:URL; terraform:DIR (not yet available)."`
-	Workspaces []string `name:"workspace" sep:"none" placeholder:"DIR" help:"Terraform workspace directory for the terraform finder (repeatable; not yet available)."`
-	Terraform  string   `name:"terraform" placeholder:"PATH" help:"terraform or tofu binary for the terraform finder (not yet available)."`
+	Finder     []string `name:"finder" sep:"none" placeholder:"KIND=TYPE:ARG" help:"Finder of a kind (repeatable; KIND may be * for every --kind). Types: fakecloud:URL; terraform:TYPE[:ARG,...] (Terraform resource type and its required arguments; needs --workspace)."`
+	Workspaces []string `name:"workspace" sep:"none" placeholder:"[KIND=]DIR" help:"Terraform workspace of a kind with a terraform finder (repeatable); DIR alone is the default for every terraform kind. Resources proven ours are imported into its state (never under --dry-run or report-only)."`
+	Terraform  string   `name:"terraform" placeholder:"PATH" help:"tofu or terraform (>= 1.5) binary for the terraform finder (default: tofu, else terraform, from PATH)."`
 
 	Policy     string   `name:"policy" enum:"adopt,report-only" default:"adopt" help:"Default policy: adopt resources proven ours, or report-only (never adopt)."`
 	PolicyKind []string `name:"policy-kind" sep:"none" placeholder:"KIND=MODE" help:"Policy of one kind (repeatable), overriding --policy."`
@@ -88,11 +89,20 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 	if err != nil {
 		return err
 	}
-	finders, deleters, err := buildFinders(o.Finder, kinds, finderEnv{Workspaces: o.Workspaces, TerraformPath: o.Terraform, Log: o.log})
+	def, modes, err := parsePolicy(o.Policy, o.PolicyKind, kinds)
 	if err != nil {
 		return err
 	}
-	def, modes, err := parsePolicy(o.Policy, o.PolicyKind, kinds)
+	reportOnly := func(gk schema.GroupKind) bool {
+		mode, ok := modes[gk]
+		if !ok {
+			mode = def
+		}
+		return m.dryRun || mode == recovery.ModeReportOnly
+	}
+	finders, deleters, err := buildFinders(o.Finder, kinds, finderEnv{
+		Workspaces: o.Workspaces, TerraformPath: o.Terraform, ReportOnly: reportOnly, Log: o.log,
+	})
 	if err != nil {
 		return err
 	}
