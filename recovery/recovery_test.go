@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -480,4 +481,45 @@ func contains(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestSelectorLimitsAnnotationScan: a label shard's pass sees only its own
+// shard's managed resources. Both RecordSets have an incomplete create and
+// no intent (annotation-only mode, no journal); only shard a's is resolved,
+// and shard b's is left exactly as it was.
+func TestSelectorLimitsAnnotationScan(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	objs := map[string]client.Object{}
+	for _, shard := range []string{"a", "b"} {
+		rs := testbed.NewRecordSet("sel-"+shard, "zone-sel")
+		rs.SetLabels(map[string]string{"intentjournal.io/shard": shard})
+		rs.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
+		if err := e.cluster.Client.Create(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		objs[shard] = rs
+	}
+	before := e.annotations(ctx, objs["b"])
+	sel, err := labels.Parse("intentjournal.io/shard=a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := e.options()
+	o.Journal, o.Scope, o.Selector = nil, nil, sel
+	rep, err := recovery.Run(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	want := map[string][]recovery.Outcome{"sel-a": {recovery.OutcomeCleared}}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes with selector shard=a (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, e.annotations(ctx, objs["b"])); diff != "" {
+		t.Errorf("shard b's resource changed (-before +after):\n%s", diff)
+	}
+	if _, ok := e.annotations(ctx, objs["a"])[recovery.AnnotationExternalCreatePending]; ok {
+		t.Errorf("shard a's incomplete create was not cleared")
+	}
 }

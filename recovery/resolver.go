@@ -17,6 +17,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
@@ -108,6 +109,10 @@ type Options struct {
 	// Scope, when set, limits the pass to the intents it returns true for
 	// (the intents this replica owns, or whose owner is dead).
 	Scope func(journal.Intent) bool
+	// Selector, when set, limits the annotation scan to managed resources
+	// whose labels it matches (a label shard's selector). Journal intents
+	// are not filtered by it: they are this replica's own.
+	Selector labels.Selector
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -298,7 +303,11 @@ func (r *Resolver) discoverAnnotations(ctx context.Context, seen, quarantined ma
 		cont := ""
 		for {
 			err := r.retryAPI(ctx, func() error {
-				return r.o.Client.List(ctx, list, client.Limit(500), client.Continue(cont))
+				opts := []client.ListOption{client.Limit(500), client.Continue(cont)}
+				if r.o.Selector != nil {
+					opts = append(opts, client.MatchingLabelsSelector{Selector: r.o.Selector})
+				}
+				return r.o.Client.List(ctx, list, opts...)
 			})
 			if meta.IsNoMatchError(err) {
 				r.log.Warn("managed kind is not served; skipping", zap.String("kind", gvk.String()))
