@@ -56,7 +56,7 @@ func NewMetrics() *Metrics {
 // Register registers every metric with reg. A metric already registered
 // (a second Setup in one process, e.g. in tests) is not an error.
 func (m *Metrics) Register(reg prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.Begun, m.Settled, m.Open, m.Commit, m.CommitErrors} {
+	for _, c := range m.collectors() {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if errors.As(err, &are) {
@@ -66,6 +66,11 @@ func (m *Metrics) Register(reg prometheus.Registerer) error {
 		}
 	}
 	return nil
+}
+
+// collectors lists every metric, for Register and the docs test.
+func (m *Metrics) collectors() []prometheus.Collector {
+	return []prometheus.Collector{m.Begun, m.Settled, m.Open, m.Commit, m.CommitErrors}
 }
 
 // observeCommit is the journal's CommitObserver.
