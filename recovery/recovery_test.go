@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap/zaptest"
 	corev1 "k8s.io/api/core/v1"
@@ -20,6 +21,7 @@ import (
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
@@ -521,5 +523,77 @@ func TestSelectorLimitsAnnotationScan(t *testing.T) {
 	}
 	if _, ok := e.annotations(ctx, objs["a"])[recovery.AnnotationExternalCreatePending]; ok {
 		t.Errorf("shard a's incomplete create was not cleared")
+	}
+}
+
+// TestResolvedPatchWakesReconciler: upjet providers filter their watch with
+// crossplane-runtime's DesiredStateChanged, which ignores changes to
+// external-create-pending. Every patch recovery makes must pass that filter,
+// or a reconciler that already gave up with "cannot determine creation
+// result" sleeps until the next cache resync (found by the crash matrix:
+// cleared incomplete creates stayed stuck).
+func TestResolvedPatchWakesReconciler(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	filter := xpresource.DesiredStateChanged()
+
+	cleared := testbed.NewRecordSet("wake-cleared", "zone-wake")
+	e.begin(ctx, cleared, "RecordSet", map[string]string{"zone": "zone-wake", "name": cleared.Name})
+	incomplete := testbed.NewRecordSet("wake-incomplete", "zone-wake")
+	incomplete.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
+	if err := e.cluster.Client.Create(ctx, incomplete); err != nil {
+		t.Fatal(err)
+	}
+	adopted := testbed.NewNetwork("wake-adopted", "10.0.0.0/16")
+	e.begin(ctx, adopted, "Network", nil)
+	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, Tags: tags("Network", adopted.Name)}); err != nil {
+		t.Fatal(err)
+	}
+	conflict := testbed.NewRecordSet("wake-conflict", "zone-wake")
+	if _, err := e.cloud.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-wake", Name: conflict.Name, Type: "A", RRDatas: []string{"192.0.2.1"}}); err != nil {
+		t.Fatal(err)
+	}
+	e.begin(ctx, conflict, "RecordSet", map[string]string{"zone": "zone-wake", "name": conflict.Name})
+
+	objs := []client.Object{cleared, incomplete, adopted, conflict}
+	before := map[string]client.Object{}
+	uids := make([]types.UID, 0, len(objs))
+	for _, o := range objs {
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(o), o); err != nil {
+			t.Fatal(err)
+		}
+		before[o.GetName()] = o.DeepCopyObject().(client.Object)
+		uids = append(uids, o.GetUID())
+	}
+	opts := e.options(uids...)
+	scope := opts.Scope
+	// The incomplete create has no intent, so no UID in the journal's
+	// scope: let it through by name.
+	opts.Scope = func(in journal.Intent) bool { return scope(in) || in.Resource.Name == incomplete.Name }
+	rep, err := recovery.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	want := map[string][]recovery.Outcome{
+		"wake-cleared": {recovery.OutcomeCleared}, "wake-incomplete": {recovery.OutcomeCleared},
+		"wake-adopted": {recovery.OutcomeAdopted}, "wake-conflict": {recovery.OutcomeConflict},
+	}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	for _, o := range objs {
+		after := o.DeepCopyObject().(client.Object)
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(after), after); err != nil {
+			t.Fatal(err)
+		}
+		if !filter.Update(event.UpdateEvent{ObjectOld: before[o.GetName()], ObjectNew: after}) {
+			t.Errorf("%s: recovery's patch does not pass DesiredStateChanged; its reconciler is not woken.\nbefore: %v\nafter:  %v",
+				o.GetName(), before[o.GetName()].GetAnnotations(), after.GetAnnotations())
+		}
+		if !strings.HasPrefix(after.GetAnnotations()[recovery.AnnotationRecovered], string(want[o.GetName()][0])+" ") {
+			t.Errorf("%s: %s = %q, want %q and a time", o.GetName(), recovery.AnnotationRecovered,
+				after.GetAnnotations()[recovery.AnnotationRecovered], want[o.GetName()][0])
+		}
 	}
 }

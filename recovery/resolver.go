@@ -23,6 +23,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -35,6 +36,16 @@ const (
 	AnnotationExternalCreateFailed  = "crossplane.io/external-create-failed"
 	AnnotationPaused                = "crossplane.io/paused"
 )
+
+// AnnotationRecovered records on a managed resource what the last recovery
+// pass did to it: "<outcome> <RFC 3339 time>", e.g. "cleared
+// 2026-11-22T09:10:00Z". Besides telling an operator, it wakes the
+// provider's reconciler: crossplane-runtime's DesiredStateChanged event
+// filter, which upjet providers use, ignores changes to
+// external-create-pending, so a patch that only removed it would leave the
+// resource waiting on "cannot determine creation result" until the next
+// cache resync (an hour by default).
+const AnnotationRecovered = "intentjournal.io/recovered"
 
 // Event reasons recovery emits on managed resources.
 const (
@@ -208,6 +219,7 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 					rep.Add(e)
 					prog.done(e.Outcome)
 				}
+				failpoint.Hit(failpoint.RecoveryResolved)
 			}
 		}()
 	}
@@ -617,12 +629,14 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 // apply carries out a decision: patch the managed resource, delete orphans
 // under the policy, settle the journal, emit Events.
 func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
+	recovered := string(d.Outcome) + " " + r.o.Now().UTC().Format(time.RFC3339)
 	switch d.Outcome {
 	case OutcomeCleared:
 		if c.Object != nil {
 			if err := r.patch(ctx, c, func(a map[string]string) {
 				delete(a, AnnotationExternalCreatePending)
 				delete(a, journal.AnnotationKey)
+				a[AnnotationRecovered] = recovered
 			}); err != nil {
 				return err
 			}
@@ -633,6 +647,7 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 			a[AnnotationExternalName] = id
 			delete(a, AnnotationExternalCreatePending)
 			delete(a, journal.AnnotationKey)
+			a[AnnotationRecovered] = recovered
 		}); err != nil {
 			return err
 		}
@@ -643,6 +658,7 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 		if err := r.patch(ctx, c, func(a map[string]string) {
 			a[AnnotationPaused] = "true"
 			delete(a, AnnotationExternalCreatePending)
+			a[AnnotationRecovered] = recovered
 			if !in.ID.IsZero() {
 				if v, err := journal.EncodeAnnotation(in); err == nil {
 					a[journal.AnnotationKey] = v
