@@ -12,11 +12,12 @@ FUZZ_TARGETS := \
 	./journal:FuzzDecodeRecord \
 	./journal:FuzzDecodeAnnotation \
 	./recovery:FuzzDecodeReport \
-	./recovery/terraform:FuzzParseDiagnostics
+	./recovery/terraform:FuzzParseDiagnostics \
+	./internal/failpoint:FuzzParse
 
 DEMO_N ?= 200
 
-.PHONY: all build tools generate demo test test-journal test-rest lint fuzz bench bench-terraform
+.PHONY: all build tools generate demo test test-journal test-rest lint fuzz bench bench-terraform crashtest
 
 all: build
 
@@ -65,6 +66,13 @@ fuzz:
 		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
+
+## crashtest: the long form of the crash matrix (200 trials with the journal,
+## 100 annotation-only; about 20 minutes with 8 lanes, CRASH_LANES=8); results
+## in crashtest-results/ and docs/reliability.md. The short form (20 trials)
+## runs in make test.
+crashtest: tools
+	bash hack/crashtest.sh
 
 ## bench: run every benchmark, interleaved, and write docs/benchmarks.md.
 bench:

@@ -1,0 +1,170 @@
+package crashmatrix
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// Invariants, as named in violations and tables.
+const (
+	InvBoundOrReported = "bound-or-reported"
+	InvNotStuck        = "not-stuck"
+	InvOneConflict     = "one-conflict"
+	InvJournal         = "journal-verifies"
+	InvReport          = "report-validates"
+)
+
+// MR is what the invariants need of a managed resource.
+type MR struct {
+	Kind, Name, UID string
+	ExternalName    string
+	Ready, Paused   bool
+	// IntentState is the state in the intent annotation, "" without one.
+	IntentState string
+	// Status summarises the conditions, for messages.
+	Status string
+}
+
+// CloudObject is a live fake cloud object.
+type CloudObject struct {
+	Kind, ID string
+	// MR is the crossplane-name tag.
+	MR string
+}
+
+// Observation is what a trial left behind once the provider converged.
+type Observation struct {
+	MRs   []MR
+	Cloud []CloudObject
+	// Reports are the recovery reports the provider wrote, as read from
+	// disk, one per incarnation that wrote one.
+	Reports [][]byte
+	// Conflicts counts, per managed resource name, the creates the
+	// provider settled as a 409 conflict (from its logs).
+	Conflicts map[string]int
+	// CloudConflicts counts the 409s the fake cloud answered during the
+	// trial, per kind.
+	CloudConflicts map[string]int64
+	// Journal is the journal's verify report; nil in annotation-only mode.
+	Journal    *journal.VerifyReport
+	JournalErr error
+}
+
+// Violation is one broken invariant. Kind is "" for a violation of the
+// whole trial (the journal, a report).
+type Violation struct {
+	Kind      string
+	Invariant string
+	Detail    string
+}
+
+func (v Violation) String() string {
+	k := v.Kind
+	if k == "" {
+		k = "trial"
+	}
+	return fmt.Sprintf("%s: %s: %s", k, v.Invariant, v.Detail)
+}
+
+// Check returns the invariants o breaks, in a stable order.
+func Check(o Observation) []Violation {
+	var out []Violation
+	reps, orphans, reported := decodeReports(o.Reports, &out)
+
+	byExt := map[string][]string{}
+	kindOf := map[string]string{}
+	for _, m := range o.MRs {
+		kindOf[m.Name] = m.Kind
+		if m.ExternalName != "" {
+			byExt[m.ExternalName] = append(byExt[m.ExternalName], m.Name)
+		}
+	}
+	for _, c := range o.Cloud {
+		switch n := byExt[c.ID]; {
+		case len(n) == 1:
+		case len(n) > 1:
+			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s is bound to %d managed resources: %s", c.Kind, c.ID, len(n), strings.Join(n, ", "))})
+		case !orphans[c.ID]:
+			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s (tag %q) is bound to no managed resource and in no report", c.Kind, c.ID, c.MR)})
+		}
+	}
+
+	for _, m := range o.MRs {
+		switch {
+		case m.Ready:
+		case m.Paused && (reported[m.Name] || m.IntentState == string(journal.StateReported)):
+		case m.Paused:
+			out = append(out, Violation{m.Kind, InvNotStuck, fmt.Sprintf("%s is paused but no report names it (%s)", m.Name, m.Status)})
+		default:
+			out = append(out, Violation{m.Kind, InvNotStuck, fmt.Sprintf("%s is neither Ready nor paused (%s)", m.Name, m.Status)})
+		}
+	}
+
+	perKind := map[string]int{}
+	for _, m := range o.MRs {
+		perKind[m.Kind]++
+	}
+	for _, name := range sortedKeys(o.Conflicts) {
+		if n := o.Conflicts[name]; n > 1 {
+			out = append(out, Violation{kindOf[name], InvOneConflict, fmt.Sprintf("%s met %d conflicts", name, n)})
+		}
+	}
+	for _, k := range sortedKeys(o.CloudConflicts) {
+		if n := o.CloudConflicts[k]; n > int64(perKind[k]) {
+			out = append(out, Violation{k, InvOneConflict, fmt.Sprintf("the cloud answered %d 409s for %d %ss", n, perKind[k], k)})
+		}
+	}
+
+	if o.JournalErr != nil {
+		out = append(out, Violation{"", InvJournal, o.JournalErr.Error()})
+	} else if o.Journal != nil && !o.Journal.OK() {
+		out = append(out, Violation{"", InvJournal, fmt.Sprintf("%+v", *o.Journal)})
+	}
+	if reps == 0 {
+		out = append(out, Violation{"", InvReport, "the provider wrote no recovery report"})
+	}
+	return out
+}
+
+// decodeReports validates and decodes every report. It returns how many
+// validated, the IDs of the cloud objects they list as unadopted orphans,
+// and the managed resources their entries name.
+func decodeReports(raws [][]byte, out *[]Violation) (n int, orphans, named map[string]bool) {
+	orphans, named = map[string]bool{}, map[string]bool{}
+	for i, b := range raws {
+		if err := recovery.ValidateReportJSON(b); err != nil {
+			*out = append(*out, Violation{"", InvReport, fmt.Sprintf("report %d: %v", i, err)})
+			continue
+		}
+		rep, err := recovery.DecodeReport(b)
+		if err != nil {
+			*out = append(*out, Violation{"", InvReport, fmt.Sprintf("report %d: %v", i, err)})
+			continue
+		}
+		n++
+		for _, e := range rep.Entries {
+			if e.Outcome.NeedsAttention() {
+				named[e.Resource.Name] = true
+			}
+			for _, f := range e.Found {
+				if !f.Adopted && (e.Outcome == recovery.OutcomeOrphan || e.Outcome == recovery.OutcomeConflict) {
+					orphans[f.ID] = true
+				}
+			}
+		}
+	}
+	return n, orphans, named
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for s := range m {
+		k = append(k, s)
+	}
+	slices.Sort(k)
+	return k
+}

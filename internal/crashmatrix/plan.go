@@ -1,0 +1,164 @@
+package crashmatrix
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/intentjournal/intentjournal/internal/failpoint"
+)
+
+// Point is where a trial crashes the provider.
+type Point string
+
+// Crash points, in the order of the create path.
+const (
+	// BeforeBegin: the intent is built, nothing is durable.
+	BeforeBegin Point = "before-begin"
+	// AfterBegin: the intent is durable; the create is not dispatched.
+	AfterBegin Point = "after-begin"
+	// DuringCreate: the fake cloud has committed the create and holds the
+	// answer (create latency); the harness SIGKILLs the provider then.
+	DuringCreate Point = "during-create"
+	// AfterCreate: the cloud answered; the callback has not run.
+	AfterCreate Point = "after-create"
+	// AfterSettle: the journal says succeeded with the external name; the
+	// external name is not persisted on the managed resource.
+	AfterSettle Point = "after-settle"
+	// DuringRecovery: a first crash (after-begin or during-create) leaves
+	// unsettled intents; the restarted provider is SIGKILLed midway through
+	// its recovery pass, after some candidates are resolved.
+	DuringRecovery Point = "during-recovery"
+)
+
+// Points lists every crash point.
+var Points = []Point{BeforeBegin, AfterBegin, DuringCreate, AfterCreate, AfterSettle, DuringRecovery}
+
+// Failpoint returns the failpoint that crashes the provider at p, or ""
+// when the harness kills it from outside (DuringCreate) or in two steps
+// (DuringRecovery).
+func (p Point) Failpoint() string {
+	switch p {
+	case BeforeBegin:
+		return failpoint.BeforeBegin
+	case AfterBegin:
+		return failpoint.AfterBegin
+	case AfterCreate:
+		return failpoint.AfterCreate
+	case AfterSettle:
+		return failpoint.AfterSettle
+	}
+	return ""
+}
+
+// Mode is how the provider records intents.
+type Mode string
+
+// Modes.
+const (
+	// ModeJournal runs the provider with --journal.
+	ModeJournal Mode = "journal"
+	// ModeAnnotations runs it with --annotation-only: the intent
+	// annotation is the only record.
+	ModeAnnotations Mode = "annotations"
+)
+
+// ParseMode reads a -crash.mode value.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(s); m {
+	case ModeJournal, ModeAnnotations:
+		return m, nil
+	}
+	return "", fmt.Errorf("crashmatrix: mode %q is not %q or %q", s, ModeJournal, ModeAnnotations)
+}
+
+// Faults are the fake cloud's create faults during a trial.
+type Faults struct {
+	CreateLatency time.Duration
+	ErrorRate     float64 // creates answered 500, not carried out
+	AmbiguousRate float64 // creates committed, answer dropped
+}
+
+// Plan is one trial, derived from its seed alone.
+type Plan struct {
+	Seed  uint64
+	Point Point
+	// RecordSets and Networks are how many managed resources of each kind
+	// the trial creates; one of them may be zero.
+	RecordSets, Networks int
+	// KillOnHit is the failpoint hit that kills the provider, or for
+	// DuringCreate how many of the trial's creates the cloud has committed
+	// when the harness kills it.
+	KillOnHit int
+	// First is the point of the first crash of a DuringRecovery trial
+	// (AfterBegin or DuringCreate), and RecoveryKillOnHit the resolved
+	// candidate after which its recovery pass is killed.
+	First             Point
+	RecoveryKillOnHit int
+	Faults            Faults
+}
+
+// Total returns the number of managed resources.
+func (p Plan) Total() int { return p.RecordSets + p.Networks }
+
+// Kinds returns the kinds the plan creates.
+func (p Plan) Kinds() []string {
+	var k []string
+	if p.RecordSets > 0 {
+		k = append(k, KindRecordSet)
+	}
+	if p.Networks > 0 {
+		k = append(k, KindNetwork)
+	}
+	return k
+}
+
+// String describes the plan in one line, for logs.
+func (p Plan) String() string {
+	s := fmt.Sprintf("seed=%d point=%s rs=%d net=%d kill@%d latency=%s error=%.2f ambiguous=%.2f",
+		p.Seed, p.Point, p.RecordSets, p.Networks, p.KillOnHit, p.Faults.CreateLatency, p.Faults.ErrorRate, p.Faults.AmbiguousRate)
+	if p.Point == DuringRecovery {
+		s += fmt.Sprintf(" first=%s recovery-kill@%d", p.First, p.RecoveryKillOnHit)
+	}
+	return s
+}
+
+// Managed kinds, as in reports and tables.
+const (
+	KindRecordSet = "RecordSet"
+	KindNetwork   = "Network"
+)
+
+// NewPlan derives a trial from seed. With nameKeyedOnly the trial creates
+// RecordSets only.
+func NewPlan(seed uint64, nameKeyedOnly bool) Plan {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	p := Plan{Seed: seed, Point: Points[rng.IntN(len(Points))]}
+	total := 4 + rng.IntN(7) // 4..10
+	switch mix := rng.IntN(3); {
+	case nameKeyedOnly || mix == 0:
+		p.RecordSets = total
+	case mix == 1:
+		p.Networks = total
+	default:
+		p.RecordSets = total / 2
+		p.Networks = total - p.RecordSets
+	}
+	p.Faults = Faults{
+		CreateLatency: time.Duration(300+rng.IntN(1200)) * time.Millisecond,
+		ErrorRate:     []float64{0, 0, 0.1, 0.25}[rng.IntN(4)],
+		AmbiguousRate: []float64{0, 0, 0.15, 0.3}[rng.IntN(4)],
+	}
+	// The first half of the hits: later ones are often never reached (a
+	// create that failed ambiguously settles through the resolver).
+	p.KillOnHit = 1 + rng.IntN((total+1)/2)
+	if p.Point == DuringRecovery {
+		p.First = []Point{AfterBegin, DuringCreate}[rng.IntN(2)]
+		p.RecoveryKillOnHit = 1 + rng.IntN(min(3, total))
+	}
+	if p.Point == DuringCreate || p.First == DuringCreate {
+		// The kill must land while the cloud holds the answer.
+		p.Faults.CreateLatency = max(p.Faults.CreateLatency, time.Second)
+	}
+	return p
+}
