@@ -25,11 +25,14 @@ import (
 //
 // With Interval set, it keeps running a pass every Interval after the first
 // has resolved everything: that is how a live shard takes over the intents
-// of a peer that died (see Options.Scope). Those later passes only ever
-// consider intents with a known owner other than this process's own epoch,
-// whatever Scope says: this process's own intents are live creates, and a
-// resource with an incomplete create but no intent annotation may be one
-// whose intent is being written right now.
+// of a peer that died (see Options.Scope), and how it resolves creates left
+// incomplete in resources that moved to it (a bucket rebalance, a relabel)
+// after its first pass. Those later passes never consider an intent of
+// this process's own epoch, whatever Scope says: it is a live create. An
+// incomplete create that no intent explains (the process died between
+// crossplane-runtime's pending mark and the create's intent) is taken,
+// subject to Scope, once its mark is IncompleteGrace old: by then the
+// reconcile that wrote it has ended (see Options.IncompleteAge).
 type Recoverer struct {
 	opts Options
 	// RetryInterval is the wait between passes while something is
@@ -42,6 +45,13 @@ type Recoverer struct {
 	// the Recoverer runs, after the first pass has left nothing
 	// unresolved. Zero stops after that first complete pass.
 	Interval time.Duration
+	// IncompleteGrace is the later passes' Options.IncompleteAge: the
+	// managed reconciler's timeout plus crossplane-runtime's 30s reconcile
+	// grace, plus a margin for clock skew and the pending mark's one-second
+	// resolution. The default, DefaultIncompleteGrace, fits upjet's
+	// generated controllers (managed.WithTimeout(3*time.Minute)); use
+	// IncompleteGraceFor with any other timeout.
+	IncompleteGrace time.Duration
 
 	mu   sync.Mutex
 	last *Report
@@ -62,7 +72,27 @@ func NewRecoverer(o Options) *Recoverer {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
-	return &Recoverer{opts: o, RetryInterval: 30 * time.Second, done: make(chan struct{})}
+	return &Recoverer{opts: o, RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{})}
+}
+
+// reconcileGrace is what crossplane-runtime's managed reconciler adds to
+// its timeout for the whole reconcile (reconcileGracePeriod in
+// pkg/reconciler/managed); skewMargin covers clock skew between nodes and
+// the pending mark's one-second resolution.
+const (
+	reconcileGrace = 30 * time.Second
+	skewMargin     = 5 * time.Second
+)
+
+// DefaultIncompleteGrace is IncompleteGraceFor(3*time.Minute), the timeout
+// of upjet's generated controllers.
+var DefaultIncompleteGrace = IncompleteGraceFor(3 * time.Minute)
+
+// IncompleteGraceFor returns the age after which a pending mark written by
+// a managed reconciler with this timeout (managed.WithTimeout) cannot
+// belong to a reconcile still running.
+func IncompleteGraceFor(reconcileTimeout time.Duration) time.Duration {
+	return reconcileTimeout + reconcileGrace + skewMargin
 }
 
 // Gate returns the gate reconcilers must consult before creating.
@@ -116,6 +146,7 @@ func (r *Recoverer) Start(ctx context.Context) error {
 				complete = true
 				close(r.done)
 				opts.Scope = takeoverScope(r.opts.Source.Owner, r.opts.Scope)
+				opts.IncompleteAge = r.IncompleteGrace
 			}
 			if r.Interval <= 0 {
 				return nil
@@ -132,11 +163,13 @@ func (r *Recoverer) Start(ctx context.Context) error {
 }
 
 // takeoverScope limits the passes after the first complete one to intents
-// that a peer, not this process, began: a known owner whose epoch is not
-// self's, and that scope (if any) accepts.
+// that this process is not running now: any owner but self's epoch, that
+// scope (if any) accepts. An unknown owner (an incomplete create with no
+// intent) passes to scope; Options.IncompleteAge holds it back until the
+// reconcile that left it must have ended.
 func takeoverScope(self journal.Owner, scope func(journal.Intent) bool) func(journal.Intent) bool {
 	return func(in journal.Intent) bool {
-		if in.Owner.Epoch == "" || in.Owner.Epoch == self.Epoch {
+		if in.Owner.Epoch != "" && in.Owner.Epoch == self.Epoch {
 			return false
 		}
 		return scope == nil || scope(in)

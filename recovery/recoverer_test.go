@@ -20,11 +20,12 @@ func TestTakeoverScope(t *testing.T) {
 		"own live epoch, even if scope says yes": {
 			owner: self, scope: func(journal.Intent) bool { return true }, want: false,
 		},
-		"unknown owner (an incomplete create without an intent annotation)": {owner: journal.Owner{}, want: false},
-		"own replica, earlier epoch":                                        {owner: journal.Owner{Replica: "provider-0", Epoch: "20261122T070000Z-old"}, want: true},
-		"peer, no scope":                                                    {owner: journal.Owner{Replica: "provider-1", Epoch: "e1"}, want: true},
-		"peer, scope accepts":                                               {owner: journal.Owner{Replica: "provider-1", Epoch: "e1"}, scope: peerOnly, want: true},
-		"other peer, scope refuses":                                         {owner: journal.Owner{Replica: "provider-2", Epoch: "e2"}, scope: peerOnly, want: false},
+		"unknown owner (an incomplete create without an intent), no scope": {owner: journal.Owner{}, want: true},
+		"unknown owner, scope refuses (another replica's bucket)":          {owner: journal.Owner{}, scope: peerOnly, want: false},
+		"own replica, earlier epoch":                                       {owner: journal.Owner{Replica: "provider-0", Epoch: "20261122T070000Z-old"}, want: true},
+		"peer, no scope":                                                   {owner: journal.Owner{Replica: "provider-1", Epoch: "e1"}, want: true},
+		"peer, scope accepts":                                              {owner: journal.Owner{Replica: "provider-1", Epoch: "e1"}, scope: peerOnly, want: true},
+		"other peer, scope refuses":                                        {owner: journal.Owner{Replica: "provider-2", Epoch: "e2"}, scope: peerOnly, want: false},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -124,6 +124,17 @@ type Options struct {
 	// whose labels it matches (a label shard's selector). Journal intents
 	// are not filtered by it: they are this replica's own.
 	Selector labels.Selector
+	// IncompleteAge, when positive, holds back an incomplete create that
+	// no intent explains (neither the journal nor an intent annotation
+	// names its owner) until its crossplane.io/external-create-pending
+	// mark is at least this old. crossplane-runtime writes that mark and
+	// the create's result within one reconcile, which its timeout bounds:
+	// a mark older than the timeout plus crossplane-runtime's 30s grace
+	// was left by a reconcile that has ended, most likely by a process
+	// that died. Zero takes every incomplete create at once, which is
+	// right only while no reconciler of these resources runs (a first
+	// pass, behind the Gate). The Recoverer sets it on its later passes.
+	IncompleteAge time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -252,7 +263,7 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 			return false
 		}
 	}
-	err := r.discoverJournal(ctx, rep, quarantined, emit)
+	err := r.discoverJournal(ctx, rep, seen, quarantined, emit)
 	if err == nil {
 		err = r.discoverAnnotations(ctx, seen, quarantined, emit)
 	}
@@ -272,7 +283,11 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 }
 
 // discoverJournal emits a candidate per unsettled journal intent in scope.
-func (r *Resolver) discoverJournal(ctx context.Context, rep *Report, quarantined map[types.UID]struct{}, emit func(*Candidate) bool) error {
+// An intent out of scope (a create this process is running now) marks its
+// UID seen all the same: the annotation scan must not take the resource up
+// again as an incomplete create of unknown owner, since the journal knows
+// its owner.
+func (r *Resolver) discoverJournal(ctx context.Context, rep *Report, seen, quarantined map[types.UID]struct{}, emit func(*Candidate) bool) error {
 	if r.o.Journal == nil {
 		return nil
 	}
@@ -294,6 +309,7 @@ func (r *Resolver) discoverJournal(ctx context.Context, rep *Report, quarantined
 			return fmt.Errorf("cannot scan the journal: %w", err)
 		}
 		if r.o.Scope != nil && !r.o.Scope(in) {
+			seen[types.UID(in.Resource.UID)] = struct{}{}
 			continue
 		}
 		c := &Candidate{Intent: in, Sources: []string{SourceJournal}, inJournal: true}
@@ -334,7 +350,7 @@ func (r *Resolver) discoverAnnotations(ctx context.Context, seen, quarantined ma
 					continue
 				}
 				c, ok := r.annotationCandidate(obj, gvk)
-				if !ok || (r.o.Scope != nil && !r.o.Scope(c.Intent)) {
+				if !ok || (r.o.Scope != nil && !r.o.Scope(c.Intent)) || r.tooRecent(c) {
 					continue
 				}
 				if _, q := quarantined[obj.GetUID()]; q {
@@ -381,6 +397,22 @@ func refOf(obj *unstructured.Unstructured) journal.ResourceRef {
 		APIVersion: obj.GetAPIVersion(), Kind: obj.GetKind(),
 		Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: string(obj.GetUID()),
 	}
+}
+
+// tooRecent reports whether c is an incomplete create that no intent
+// explains and whose pending mark is younger than Options.IncompleteAge:
+// the reconcile that wrote the mark may still be running.
+func (r *Resolver) tooRecent(c *Candidate) bool {
+	if r.o.IncompleteAge <= 0 || c.Intent.Owner != (journal.Owner{}) || !slices.Contains(c.Sources, SourceIncompleteCreate) {
+		return false
+	}
+	pending, err := time.Parse(time.RFC3339, c.Object.GetAnnotations()[AnnotationExternalCreatePending])
+	if err != nil {
+		// createIncomplete parsed it; unreachable but for a change
+		// between the two reads. Wait for a later pass.
+		return true
+	}
+	return r.o.Now().Sub(pending) < r.o.IncompleteAge
 }
 
 // createIncomplete is crossplane-runtime's meta.ExternalCreateIncomplete on
