@@ -7,7 +7,9 @@ import (
 	"os"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -20,11 +22,24 @@ import (
 // Config configures Setup.
 type Config struct {
 	// JournalPath is the journal file, on a volume that survives the pod
-	// (a PersistentVolume). Required.
+	// (a PersistentVolume). Required unless AnnotationOnly is set.
 	JournalPath string
+	// AnnotationOnly runs without a journal, for pods with no persistent
+	// volume: the intent annotation, patched onto the managed resource
+	// before every dispatch, is the only record, and recovery works from
+	// annotations alone. It is weaker than the journal (see
+	// docs/scale-out.md): what a create made after its managed resource
+	// was deleted is not reported, and a create that succeeded but whose
+	// external name was not yet patched when the process died is found
+	// again only through the kind's Finder. JournalPath must be empty.
+	AnnotationOnly bool
 	// Replica names this process (default: the host name); Shard the
 	// shard it serves, if any. Both go into every intent's owner.
 	Replica, Shard string
+	// Epoch identifies this boot of the process in every intent's owner
+	// (default journal.NewEpoch(time.Now())). Set it when the same epoch
+	// must also go into a Lease's holderIdentity before Setup runs.
+	Epoch string
 	// Kinds are the managed kinds the recovery pass scans for intent
 	// annotations and incomplete creates.
 	Kinds []schema.GroupVersionKind
@@ -49,22 +64,91 @@ type Config struct {
 	// intent about to be begun. An error from it fails the create closed,
 	// exactly as a failed Begin does. It exists for fault injection.
 	BeginHook func(ctx context.Context, in journal.Intent) error
+	// Scope, when set, limits recovery (the Recoverer's passes and the
+	// create path's own resolution of an earlier intent) to the intents
+	// it returns true for: this process's own, and those whose owner is
+	// provably dead (see package ownership). It becomes
+	// recovery.Options.Scope. Nil resolves every intent found.
+	Scope func(journal.Intent) bool
+	// Selector, when set, limits the recovery's annotation scan to the
+	// managed resources of this process's label shard.
+	Selector labels.Selector
+	// RecoveryInterval, when positive, keeps the Recoverer passing every
+	// RecoveryInterval after its first complete pass, so a live shard
+	// takes over the intents of a peer whose Lease expired.
+	RecoveryInterval time.Duration
+	// RecoveryRetryInterval, when positive, replaces the Recoverer's
+	// wait between passes that left something unresolved (default 30s).
+	RecoveryRetryInterval time.Duration
+	// ReconcileTimeout is the managed reconcilers' timeout
+	// (managed.WithTimeout); default DefaultReconcileTimeout, upjet's.
+	// Passes after the first resolve a create left incomplete with no
+	// intent only once its pending mark is older than this plus
+	// crossplane-runtime's 30s reconcile grace: by then no reconcile that
+	// could still record its result is running. Give each controller
+	// Adapter.ReconcileTimeout so the two always agree.
+	ReconcileTimeout time.Duration
+	// CreateLocker, when set, is held around every create from before the
+	// intent is begun until the create has ended (for an async create,
+	// until its callback), so two replicas never create the same managed
+	// resource at once, e.g. while it is relabeled to another shard.
+	CreateLocker CreateLocker
+	// Owns, when set, reports whether this process owns the managed
+	// resource namespace/name now (a hash bucket it holds). Reconciler
+	// then keeps every other resource from reaching the reconciler,
+	// rechecking each OwnsRecheck (default 10s).
+	Owns        func(namespace, name string) bool
+	OwnsRecheck time.Duration
+	// RecoveryAfter, when set, holds the Recoverer's first pass (and so
+	// every create, which waits for it) until it is closed: with hash
+	// buckets, until the replica holds its buckets, so that the pass
+	// covers what its previous boot left in them.
+	RecoveryAfter <-chan struct{}
 }
+
+// CreateLocker serialises the creates of one managed resource across
+// processes. LockCreate returns once this process holds the lock for mg,
+// or an error (another process holds it, or the lock could not be
+// taken) that fails the create before anything is recorded or
+// dispatched. The returned unlock releases it; it must be safe to call
+// from any goroutine, and errors it meets are its own to log.
+type CreateLocker interface {
+	LockCreate(ctx context.Context, mg resource.Managed) (unlock func(), err error)
+}
+
+// CreateLockerFn adapts a function to a CreateLocker.
+type CreateLockerFn func(ctx context.Context, mg resource.Managed) (func(), error)
+
+// LockCreate calls fn.
+func (fn CreateLockerFn) LockCreate(ctx context.Context, mg resource.Managed) (func(), error) {
+	return fn(ctx, mg)
+}
+
+var _ CreateLocker = CreateLockerFn(nil)
+
+// DefaultReconcileTimeout is the managed reconciler timeout of upjet's
+// generated controllers (managed.WithTimeout(3*time.Minute)).
+const DefaultReconcileTimeout = 3 * time.Minute
 
 // Adapter is the crash-safe create path shared by a provider's kinds: the
 // journal, the recovery Gate and Resolver, the owner of this process's
 // intents and the metrics. Kind returns the wrapper for one managed kind.
 type Adapter struct {
-	j          *journal.Journal
-	kube       client.Client
-	cache      client.Reader
-	resolver   *recovery.Resolver
-	recoverer  *recovery.Recoverer
-	owner      journal.Owner
-	classifier Classifier
-	log        *zap.Logger
-	metrics    *Metrics
-	beginHook  func(ctx context.Context, in journal.Intent) error
+	j           *journal.Journal
+	kube        client.Client
+	cache       client.Reader
+	resolver    *recovery.Resolver
+	recoverer   *recovery.Recoverer
+	owner       journal.Owner
+	classifier  Classifier
+	log         *zap.Logger
+	metrics     *Metrics
+	beginHook   func(ctx context.Context, in journal.Intent) error
+	scope       func(journal.Intent) bool
+	locker      CreateLocker
+	owns        func(namespace, name string) bool
+	ownsRecheck time.Duration
+	timeout     time.Duration
 }
 
 // Setup makes a provider's create path crash-safe in one call, before the
@@ -75,8 +159,11 @@ type Adapter struct {
 // runnable that closes the journal when the manager stops. Pass the
 // returned Adapter to each kind's controller Setup (see Kind).
 func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
-	if c.JournalPath == "" {
-		return nil, errors.New("cannot set up intentjournal: a journal path is required")
+	switch {
+	case c.JournalPath == "" && !c.AnnotationOnly:
+		return nil, errors.New("cannot set up intentjournal: a journal path is required unless AnnotationOnly is set")
+	case c.JournalPath != "" && c.AnnotationOnly:
+		return nil, errors.New("cannot set up intentjournal: AnnotationOnly runs without a journal; JournalPath must be empty")
 	}
 	log := c.Logger
 	if log == nil {
@@ -100,18 +187,24 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 	if err := m.Register(metrics.Registry); err != nil {
 		return nil, fmt.Errorf("cannot register intentjournal metrics: %w", err)
 	}
-	owner := journal.Owner{Replica: c.Replica, Shard: c.Shard, Epoch: journal.NewEpoch(time.Now())}
+	if c.Epoch == "" {
+		c.Epoch = journal.NewEpoch(time.Now())
+	}
+	owner := journal.Owner{Replica: c.Replica, Shard: c.Shard, Epoch: c.Epoch}
 	kube, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
 	if err != nil {
 		return nil, fmt.Errorf("cannot create the recovery's API client: %w", err)
 	}
-	j, err := journal.Open(c.JournalPath,
-		journal.WithLogger(log.Named("journal")),
-		journal.WithCommitObserver(m.observeCommit),
-		journal.WithLockTimeout(c.LockTimeout),
-		journal.WithHolder(fmt.Sprintf("%s pid %d epoch %s", owner.Replica, os.Getpid(), owner.Epoch)))
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the intent journal: %w", err)
+	var j *journal.Journal
+	if !c.AnnotationOnly {
+		j, err = journal.Open(c.JournalPath,
+			journal.WithLogger(log.Named("journal")),
+			journal.WithCommitObserver(m.observeCommit),
+			journal.WithLockTimeout(c.LockTimeout),
+			journal.WithHolder(fmt.Sprintf("%s pid %d epoch %s", owner.Replica, os.Getpid(), owner.Epoch)))
+		if err != nil {
+			return nil, fmt.Errorf("cannot open the intent journal: %w", err)
+		}
 	}
 	ro := recovery.Options{
 		Journal:  j,
@@ -123,35 +216,78 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		Recorder: mgr.GetEventRecorderFor("intentjournal"),
 		Logger:   log,
 		Source:   recovery.Source{Cluster: mgr.GetConfig().Host, Owner: owner},
+		Scope:    c.Scope,
+		Selector: c.Selector,
 	}
 	rec := recovery.NewRecoverer(ro)
 	rec.ReportPath = c.ReportPath
+	rec.Interval = c.RecoveryInterval
+	if c.ReconcileTimeout <= 0 {
+		c.ReconcileTimeout = DefaultReconcileTimeout
+	}
+	rec.IncompleteGrace = recovery.IncompleteGraceFor(c.ReconcileTimeout)
+	if c.RecoveryRetryInterval > 0 {
+		rec.RetryInterval = c.RecoveryRetryInterval
+	}
 	ro.Gate = rec.Gate()
 	res, err := recovery.NewResolver(ro)
 	if err != nil {
-		_ = j.Close()
+		closeJournal(j)
 		return nil, fmt.Errorf("cannot create the recovery resolver: %w", err)
 	}
 	a := &Adapter{
 		j: j, kube: kube, cache: mgr.GetClient(), resolver: res, recoverer: rec, owner: owner,
 		classifier: c.Classifier, log: log.Named("intentjournal"), metrics: m, beginHook: c.BeginHook,
+		scope: c.Scope, locker: c.CreateLocker, owns: c.Owns, ownsRecheck: c.OwnsRecheck, timeout: c.ReconcileTimeout,
+	}
+	if a.ownsRecheck <= 0 {
+		a.ownsRecheck = 10 * time.Second
 	}
 	a.recountOpen(context.Background())
-	if err := mgr.Add(rec); err != nil {
-		_ = j.Close()
+	var runRec manager.Runnable = rec
+	if c.RecoveryAfter != nil {
+		runRec = &after{wait: c.RecoveryAfter, r: rec}
+	}
+	if err := mgr.Add(runRec); err != nil {
+		closeJournal(j)
 		return nil, fmt.Errorf("cannot add the recovery runnable: %w", err)
 	}
 	if err := mgr.Add(&closer{a: a}); err != nil {
-		_ = j.Close()
+		closeJournal(j)
 		return nil, fmt.Errorf("cannot add the journal closer: %w", err)
+	}
+	if c.AnnotationOnly {
+		a.log.Info("annotation-only mode: the intent annotation is the only record; creates wait for the recovery pass",
+			zap.Stringer("owner", owner), zap.Int("kinds", len(c.Kinds)))
+		return a, nil
 	}
 	a.log.Info("intent journal open; creates wait for the recovery pass",
 		zap.String("journal", c.JournalPath), zap.Stringer("owner", owner), zap.Int("kinds", len(c.Kinds)))
 	return a, nil
 }
 
-// Journal returns the adapter's journal.
+// closeJournal closes j, if any, on a failed Setup.
+func closeJournal(j *journal.Journal) {
+	if j != nil {
+		_ = j.Close()
+	}
+}
+
+// Journal returns the adapter's journal, or nil in annotation-only mode.
 func (a *Adapter) Journal() *journal.Journal { return a.j }
+
+// ReconcileTimeout returns the managed reconciler timeout the recovery
+// assumes (Config.ReconcileTimeout); pass it to managed.WithTimeout. A nil
+// Adapter, one that wraps nothing, returns DefaultReconcileTimeout.
+func (a *Adapter) ReconcileTimeout() time.Duration {
+	if a == nil {
+		return DefaultReconcileTimeout
+	}
+	return a.timeout
+}
+
+// AnnotationOnly reports whether the adapter runs without a journal.
+func (a *Adapter) AnnotationOnly() bool { return a.j == nil }
 
 // Gate returns the recovery Gate the create path consults.
 func (a *Adapter) Gate() *recovery.Gate { return a.recoverer.Gate() }
@@ -175,10 +311,19 @@ func (a *Adapter) Owner() journal.Owner { return a.owner }
 
 // Close closes the journal. The manager closes it when it stops; Close is
 // for callers that never started the manager.
-func (a *Adapter) Close() error { return a.j.Close() }
+func (a *Adapter) Close() error {
+	if a.j == nil {
+		return nil
+	}
+	return a.j.Close()
+}
 
-// recountOpen sets the open-intents gauge from the journal.
+// recountOpen sets the open-intents gauge from the journal. In
+// annotation-only mode the gauge counts only this process's transitions.
 func (a *Adapter) recountOpen(ctx context.Context) {
+	if a.j == nil {
+		return
+	}
 	n := 0
 	for _, err := range a.j.Unsettled(ctx) {
 		var ce *journal.CorruptError
@@ -202,6 +347,9 @@ func (c *closer) Start(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	<-ctx.Done()
+	if c.a.j == nil {
+		return nil
+	}
 	if err := c.a.j.Close(); err != nil {
 		c.a.log.Warn("cannot close the intent journal", zap.Error(err))
 	}

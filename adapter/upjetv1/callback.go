@@ -8,6 +8,7 @@ import (
 	"github.com/crossplane/upjet/pkg/terraform"
 	"go.uber.org/zap"
 
+	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -36,8 +37,10 @@ type callbacks struct {
 func (c *callbacks) Create(name string) terraform.CallbackFn {
 	inner := c.inner.Create(name)
 	return func(err error, ctx context.Context) error {
+		failpoint.Hit(failpoint.AfterCreate)
 		if f := c.k.untrack(name); f != nil {
 			c.k.created(ctx, f, err)
+			f.release()
 		}
 		return inner(err, ctx)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/pkg/errors"
 	"go.uber.org/zap"
 
+	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -26,6 +27,7 @@ const (
 	errAnnotate       = "cannot create: cannot annotate the create intent"
 	errSettleEarlier  = "cannot create: cannot settle the earlier rejected create"
 	errNothingEarlier = "cannot create yet: the earlier create intent turned out settled; observing afresh"
+	errLivePeer       = "cannot create: the earlier create intent belongs to %s, which is alive; waiting for it to settle or for its Lease to expire"
 )
 
 // WrapConnecter returns c with every ExternalClient it connects wrapped
@@ -69,7 +71,7 @@ func (e *external) Observe(ctx context.Context, mg resource.Managed) (managed.Ex
 		return obs, nil
 	}
 	k := e.k
-	if cur, gerr := k.a.j.Get(ctx, string(mg.GetUID())); gerr == nil && cur.Unsettled() {
+	if cur, gerr := k.a.get(ctx, string(mg.GetUID())); gerr == nil && cur.Unsettled() {
 		in = cur
 		if in.State != journal.StateSucceeded {
 			if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: name}); serr != nil {
@@ -118,6 +120,16 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 	if k.inFlight(mg.GetName(), uid) {
 		return managed.ExternalCreation{}, errors.New(errInFlight)
 	}
+	unlock, err := k.lockCreate(ctx, mg)
+	if err != nil {
+		return managed.ExternalCreation{}, err
+	}
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			unlock()
+		}
+	}()
 	if done, err := e.earlier(ctx, mg); done || err != nil {
 		return managed.ExternalCreation{}, err
 	}
@@ -131,7 +143,8 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 			return managed.ExternalCreation{}, errors.Wrap(err, errBegin)
 		}
 	}
-	in, err = k.a.j.Begin(ctx, in)
+	failpoint.Hit(failpoint.BeforeBegin)
+	in, err = k.begin(ctx, mg, in)
 	if err != nil {
 		// Fail closed: nothing is dispatched without a durable intent.
 		return managed.ExternalCreation{}, errors.Wrap(err, errBegin)
@@ -152,8 +165,11 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 
 	async := k.isAsync()
 	if async {
-		k.track(mg, in)
+		// The create lock is held until the callback.
+		k.track(mg, in, unlock)
+		handedOff = true
 	}
+	failpoint.Hit(failpoint.AfterBegin)
 	cre, err := e.inner.Create(ctx, mg)
 	switch {
 	case err != nil && async && notStarted(err):
@@ -161,6 +177,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 		// and no callback will come.
 		if f := k.untrack(mg.GetName()); f != nil {
 			k.a.log.Info("async create not started", append(k.fields(in), zap.Error(err))...)
+			f.release()
 		}
 		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
 	case err != nil && async:
@@ -195,7 +212,7 @@ func notStarted(err error) bool {
 func (e *external) earlier(ctx context.Context, mg resource.Managed) (bool, error) {
 	k := e.k
 	uid := string(mg.GetUID())
-	prev, err := k.a.j.Get(ctx, uid)
+	prev, err := k.a.get(ctx, uid)
 	switch {
 	case errors.Is(err, journal.ErrNotFound):
 		ann, has, aerr := journal.AnnotationIntent(mg.GetAnnotations())
@@ -225,6 +242,14 @@ func (e *external) earlier(ctx context.Context, mg resource.Managed) (bool, erro
 // recovery Resolver and returns an error that makes the reconciler requeue
 // and observe afresh.
 func (e *external) resolveEarlier(ctx context.Context, mg resource.Managed) (bool, error) {
+	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil && in.Unsettled() && !e.k.a.inScope(in) {
+		// A live peer (another shard, or this shard's previous leader
+		// while its Lease lasts) may still be creating: never resolve,
+		// never create over it.
+		e.k.a.log.Info("create refused: the earlier intent's owner is alive", zap.String("kind", e.k.gvk.Kind),
+			zap.String("resource", mg.GetName()), zap.Stringer("owner", in.Owner))
+		return true, errors.Errorf(errLivePeer, in.Owner)
+	}
 	outcome, fresh, err := e.k.resolve(ctx, mg.GetName(), mg.GetUID())
 	if err != nil {
 		return true, errors.Wrap(err, errResolve)

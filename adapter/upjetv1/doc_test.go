@@ -2,8 +2,12 @@ package upjetv1_test
 
 import (
 	"os"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 )
 
 // snippets returns the regions of src between "// snippet:<name> begin"
@@ -51,6 +55,28 @@ func TestIntegratingDocShowsExample(t *testing.T) {
 		}
 		if !strings.Contains(string(doc), "```go\n"+s+"\n```") {
 			t.Errorf("docs/integrating.md does not show snippet %q of example_test.go verbatim in a go code block; it should contain:\n%s", name, s)
+		}
+	}
+}
+
+// TestIntegratingDocCoversConfig checks that docs/integrating.md names every
+// exported field of Config, so a field added to the code cannot go
+// undocumented.
+func TestIntegratingDocCoversConfig(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/integrating.md")
+	if err != nil {
+		t.Fatalf("cannot read the integration guide: %v", err)
+	}
+	ct := reflect.TypeFor[upjetv1.Config]()
+	for i := range ct.NumField() {
+		f := ct.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		// In prose (`Name` or `Config.Name`) or set in a Go snippet (Name:).
+		named := regexp.MustCompile("`(Config\\.)?" + f.Name + "`|\\s" + f.Name + ":")
+		if !named.Match(doc) {
+			t.Errorf("docs/integrating.md does not name Config.%s", f.Name)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package upjetv1_test
 
 import (
-	"time"
-
 	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
 	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
@@ -60,9 +58,12 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapte
 		mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, cfg,
 		tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(k.WrapCallbacks(ac)),
 		tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler)))
+	r := managed.NewReconciler(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind),
+		managed.WithExternalConnecter(connector),
+		// The timeout recovery assumes; upjet's 3 minutes unless Config says otherwise.
+		managed.WithTimeout(ij.ReconcileTimeout()))
 	// snippet:controller end
-	_ = managed.NewReconciler(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind),
-		managed.WithExternalConnecter(connector), managed.WithTimeout(3*time.Minute))
+	_ = r
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -55,7 +56,11 @@ type Kind struct {
 type flight struct {
 	intent journal.Intent
 	mg     resource.Managed
+	unlock func() // releases the create lock; never nil
 }
+
+// release releases the flight's create lock.
+func (f *flight) release() { f.unlock() }
 
 // Kind returns the wrapper for the managed kind gvk. store is the
 // OperationTrackerStore of upjet's controller Options: after an async
@@ -73,10 +78,10 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 	return k
 }
 
-func (k *Kind) track(mg resource.Managed, in journal.Intent) {
+func (k *Kind) track(mg resource.Managed, in journal.Intent, unlock func()) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.inflight[mg.GetName()] = &flight{intent: in, mg: mg.DeepCopyObject().(resource.Managed)}
+	k.inflight[mg.GetName()] = &flight{intent: in, mg: mg.DeepCopyObject().(resource.Managed), unlock: unlock}
 }
 
 func (k *Kind) untrack(name string) *flight {
@@ -109,7 +114,7 @@ func (k *Kind) fields(in journal.Intent) []zap.Field {
 
 // settle records an outcome and counts it.
 func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome) (journal.Intent, error) {
-	out, err := k.a.j.Settle(ctx, in.Resource.UID, in.ID, o)
+	out, err := k.a.record(ctx, in, o)
 	if err != nil {
 		return out, fmt.Errorf("cannot settle intent %s as %s: %w", in.ID, o.State, err)
 	}
@@ -189,6 +194,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, name string, uid t
 	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
 		return "", err
 	}
+	failpoint.Hit(failpoint.AfterSettle)
 	rv, err := k.bind(ctx, name, uid, externalName)
 	if err != nil {
 		return "", err

@@ -5,7 +5,6 @@
 package recordset
 
 import (
-	"time"
 
 	"github.com/crossplane/crossplane-runtime/pkg/connection"
 	"github.com/crossplane/crossplane-runtime/pkg/event"
@@ -67,7 +66,8 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
 		managed.WithFinalizer(tjcontroller.NewOperationTrackerFinalizer(o.OperationTrackerStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
-		managed.WithTimeout(3 * time.Minute),
+		// intentjournal: the timeout its recovery assumes (upjet's 3m by default).
+		managed.WithTimeout(ij.ReconcileTimeout()),
 		managed.WithInitializers(initializers),
 		managed.WithConnectionPublishers(cps...),
 		managed.WithPollInterval(o.PollInterval),
@@ -102,5 +102,5 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 		WithOptions(o.ForControllerRuntime()).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.RecordSet{}, eventHandler).
-		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+		Complete(ij.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
 }
