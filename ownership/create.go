@@ -1,0 +1,121 @@
+package ownership
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"go.uber.org/zap"
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+// CreateLeases is an upjetv1.CreateLocker holding a Lease per managed
+// resource, "<Prefix>-create-<uid>", from before its create intent is
+// begun until the create has ended, renewed every third of its duration
+// meanwhile. Two replicas that both believe they own a resource (during a
+// relabel or a bucket rebalance) therefore never create it at once: the
+// second is refused until the first's create settles, then observes what
+// it made. A holder that dies keeps the resource locked until the Lease
+// expires.
+type CreateLeases struct {
+	// Client reads and writes Leases (uncached reads: use a client built
+	// for it, not the manager's cached client).
+	Client client.Client
+	// Namespace holds the Leases.
+	Namespace string
+	// Prefix starts every Lease name.
+	Prefix string
+	// Owner is this process.
+	Owner journal.Owner
+	// LeaseDuration defaults to 30s.
+	LeaseDuration time.Duration
+	// Owns, when set, refuses a create of a resource this process does
+	// not own now (its bucket is held by another replica).
+	Owns func(mg resource.Managed) bool
+	// Logger logs failed renewals and releases.
+	Logger *zap.Logger
+}
+
+var _ upjetv1.CreateLocker = (*CreateLeases)(nil)
+
+var _ CreateLocks = (*CreateLeases)(nil)
+
+// HeldBy implements CreateLocks: the holderIdentity of uid's create Lease,
+// or "" when there is none or it has expired.
+func (c *CreateLeases) HeldBy(ctx context.Context, uid types.UID) (string, error) {
+	l := &coordinationv1.Lease{}
+	key := types.NamespacedName{Namespace: c.Namespace, Name: c.LeaseName(uid)}
+	if err := c.Client.Get(ctx, key, l); err != nil {
+		if apierrors.IsNotFound(err) {
+			return "", nil
+		}
+		return "", fmt.Errorf("cannot get create lease %s: %w", key, err)
+	}
+	if Expired(l, time.Now()) {
+		return "", nil
+	}
+	return holderOf(l), nil
+}
+
+// ErrNotOwned means the resource belongs to another replica now.
+var ErrNotOwned = errors.New("ownership: the resource belongs to another replica")
+
+// LeaseName returns the create Lease name of the resource with uid.
+func (c *CreateLeases) LeaseName(uid types.UID) string { return c.Prefix + "-create-" + string(uid) }
+
+// LockCreate implements upjetv1.CreateLocker.
+func (c *CreateLeases) LockCreate(ctx context.Context, mg resource.Managed) (func(), error) {
+	if c.Owns != nil && !c.Owns(mg) {
+		return nil, fmt.Errorf("%w: %s", ErrNotOwned, mg.GetName())
+	}
+	d := c.LeaseDuration
+	if d <= 0 {
+		d = 30 * time.Second
+	}
+	log := c.Logger
+	if log == nil {
+		log = zap.NewNop()
+	}
+	key := types.NamespacedName{Namespace: c.Namespace, Name: c.LeaseName(mg.GetUID())}
+	holder := Holder(c.Owner)
+	if err := acquire(ctx, c.Client, key, holder, d, time.Now()); err != nil {
+		return nil, err
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(d / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				rctx, cancel := context.WithTimeout(context.Background(), d/3)
+				err := acquire(rctx, c.Client, key, holder, d, time.Now())
+				cancel()
+				if err != nil {
+					log.Warn("cannot renew a create lease", zap.String("lease", key.String()), zap.Error(err))
+				}
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+		rctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := release(rctx, c.Client, key, holder); err != nil {
+			log.Warn("cannot release a create lease; it expires instead", zap.String("lease", key.String()), zap.Error(err))
+		}
+	}, nil
+}
