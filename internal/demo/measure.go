@@ -46,13 +46,7 @@ func inFlight(mrs []resource.Managed, s fakecloud.Stats) int {
 }
 
 // conflicts sums the 409s of every kind.
-func conflicts(s fakecloud.Stats) int64 {
-	var n int64
-	for _, k := range s.Kinds {
-		n += k.Conflicts
-	}
-	return n
-}
+func conflicts(s fakecloud.Stats) int64 { return s.Total().Conflicts }
 
 // states counts the MRs that are Ready, paused (and not Ready), and
 // neither: stuck.

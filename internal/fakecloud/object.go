@@ -89,6 +89,21 @@ type Stats struct {
 	Objects StatsObjects         `json:"objects"`
 }
 
+// Total sums the counters of every kind.
+func (s Stats) Total() KindStats {
+	var t KindStats
+	for _, k := range s.Kinds {
+		t.Creates += k.Creates
+		t.Conflicts += k.Conflicts
+		t.Live += k.Live
+		t.Deletes += k.Deletes
+		t.InjectedErrors += k.InjectedErrors
+		t.InjectedTimeouts += k.InjectedTimeouts
+		t.Ambiguous += k.Ambiguous
+	}
+	return t
+}
+
 // StatsObjects lists every live object per kind.
 type StatsObjects struct {
 	RecordSets []RecordSet `json:"recordsets"`
