@@ -128,6 +128,11 @@ func TestDeployManifests(t *testing.T) {
 			manifestCLIRecover:     {"rbac.authorization.k8s.io/v1/ClusterRole"},
 			manifestCLIReport:      {"rbac.authorization.k8s.io/v1/ClusterRole"},
 			manifestRuntimeConfig:  {"pkg.crossplane.io/v1beta1/DeploymentRuntimeConfig", "v1/PersistentVolumeClaim"},
+			// Checked in depth, Role included, by internal/scaleout.
+			"scale-out/hash-buckets.yaml": {"v1/ServiceAccount", "rbac.authorization.k8s.io/v1/Role",
+				"rbac.authorization.k8s.io/v1/RoleBinding", "apps/v1/StatefulSet"},
+			"scale-out/label-shards.yaml": {"v1/ServiceAccount", "rbac.authorization.k8s.io/v1/Role",
+				"rbac.authorization.k8s.io/v1/RoleBinding", "apps/v1/StatefulSet", "apps/v1/StatefulSet"}, // one per shard
 		}
 		got := map[string][]string{}
 		err := filepath.WalkDir(deployDir, func(p string, d os.DirEntry, err error) error {

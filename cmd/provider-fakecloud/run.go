@@ -18,6 +18,8 @@ import (
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
@@ -59,13 +61,20 @@ type options struct {
 	debug                    bool
 	// journal, when set, makes the create path crash-safe with the intent
 	// journal at this path; empty runs upjet's create path unwrapped.
-	journal        string
+	journal string
+	// annotationOnly makes creates crash-safe with the intent annotation
+	// as the only record, for pods with no persistent volume.
+	annotationOnly bool
 	replica, shard string
 	// recoveryReport receives the report of every recovery pass.
 	recoveryReport string
 	// logAPIWrites logs every write request to the API server, for tests
 	// that count API writes per create.
 	logAPIWrites bool
+	// scale holds the scale-out flags (see scaleout.go).
+	scale scaleOutFlags
+	// reconcileTimeout is the managed reconcilers' timeout.
+	reconcileTimeout time.Duration
 }
 
 // parseFlags parses args into options. Usage and errors go to out.
@@ -84,10 +93,21 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.enableManagementPolicies, "enable-management-policies", true, "Enable support for Management Policies.")
 	fs.BoolVar(&o.debug, "debug", false, "Run with debug logging.")
 	fs.StringVar(&o.journal, "journal", "", "Path of the intent journal that makes creates crash-safe (on a persistent volume). Empty runs without it.")
-	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal.")
-	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal.")
-	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal.")
+	fs.BoolVar(&o.annotationOnly, "annotation-only", false, "Make creates crash-safe without a journal: the intent annotation, patched before every dispatch, is the only record (weaker; see docs/scale-out.md). Excludes --journal.")
+	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal or --annotation-only.")
+	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal or --annotation-only.")
+	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
+	fs.StringVar(&o.scale.shardName, "shard-name", "", "Serve only the label shard of this name: the cache lists and watches only managed resources labelled --shard-label=NAME, and leader election (with --leader-election) is per shard.")
+	fs.StringVar(&o.scale.shardLabel, "shard-label", "intentjournal.io/shard", "Label key that assigns managed resources to shards; used with --shard-name.")
+	fs.IntVar(&o.scale.buckets, "buckets", 0, "Split managed resources into this many FNV-32a hash buckets, each owned through a Lease; every replica takes its fair share. 0 disables.")
+	fs.StringVar(&o.scale.bucketLeaseNamespace, "bucket-lease-namespace", "crossplane-system", "Namespace of the bucket, member and create Leases; used with --buckets.")
+	fs.BoolVar(&o.scale.createLease, "create-lease", false, "Hold a Lease per managed resource from before each create until it ends, so two replicas never create one resource at once.")
+	fs.StringVar(&o.scale.leaderElectionID, "leader-election-id", "", "Name of the leader-election Lease (default: "+leaderElectionID+", or "+leaderElectionID+"-shard-NAME with --shard-name).")
+	fs.DurationVar(&o.scale.leaseDuration, "lease-duration", 60*time.Second, "Duration of the leader-election, bucket, member and create Leases.")
+	fs.DurationVar(&o.scale.recoveryInterval, "recovery-interval", 0, "Keep running recovery passes this often after the first, to take over intents of peers found dead (default with --buckets: --lease-duration).")
+	fs.DurationVar(&o.scale.recoveryRetry, "recovery-retry-interval", 0, "Wait between recovery passes that left something unresolved (default 30s).")
+	fs.DurationVar(&o.reconcileTimeout, "reconcile-timeout", upjetv1.DefaultReconcileTimeout, "Timeout of the managed reconcilers. Recovery passes after the first resolve a create left incomplete with no intent once its pending mark is this plus 35s old. Used with --journal or --annotation-only.")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -100,11 +120,24 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	if o.pollInterval <= 0 {
 		return o, fmt.Errorf("--poll must be positive, got %s", o.pollInterval)
 	}
-	if o.journal == "" && (o.replica != "" || o.shard != "" || o.recoveryReport != "") {
-		return o, errors.New("--replica, --shard and --recovery-report need --journal")
+	if o.journal != "" && o.annotationOnly {
+		return o, errors.New("--annotation-only runs without a journal; drop --journal")
+	}
+	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv1.DefaultReconcileTimeout) {
+		return o, errors.New("--replica, --shard, --recovery-report and --reconcile-timeout need --journal or --annotation-only")
+	}
+	if o.reconcileTimeout <= 0 {
+		return o, fmt.Errorf("--reconcile-timeout must be positive, got %s", o.reconcileTimeout)
+	}
+	if err := o.validateScaleOut(); err != nil {
+		return o, err
 	}
 	return o, nil
 }
+
+// intents reports whether the create path records intents: with a journal
+// or in annotation-only mode.
+func (o options) intents() bool { return o.journal != "" || o.annotationOnly }
 
 // runMain parses args, runs the provider until ctx is done, and returns the
 // process exit code. Logs go to stderr as JSON.
@@ -155,16 +188,33 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		cfg.WrapTransport = logWrites(zl.Named("api-writes"))
 	}
 
+	so, err := newScaleOut(cfg, o, zl)
+	if err != nil {
+		return err
+	}
+	// The scheme knows the managed kinds before the manager is built: a
+	// label shard's cache options name them.
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
+	}
+	if err := apis.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		LeaderElection:             o.leaderElection,
-		LeaderElectionID:           leaderElectionID,
-		LeaderElectionNamespace:    o.leaderElectionNamespace,
-		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
-		LeaseDuration:              ptrTo(60 * time.Second),
-		RenewDeadline:              ptrTo(50 * time.Second),
-		Cache:                      cache.Options{SyncPeriod: &o.syncPeriod},
-		Metrics:                    metricsserver.Options{BindAddress: o.metricsBindAddress},
-		HealthProbeBindAddress:     "0",
+		LeaderElection:                      o.leaderElection,
+		LeaderElectionID:                    leaderElectionID,
+		LeaderElectionNamespace:             o.leaderElectionNamespace,
+		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
+		LeaderElectionResourceLockInterface: so.lock,
+		LeaderElectionReleaseOnCancel:       so.lock != nil,
+		LeaseDuration:                       ptrTo(o.scale.leaseDuration),
+		RenewDeadline:                       ptrTo(o.scale.leaseDuration * 5 / 6),
+		RetryPeriod:                         ptrTo(min(2*time.Second, o.scale.leaseDuration/4)),
+		Scheme:                              scheme,
+		Cache:                               cache.Options{SyncPeriod: &o.syncPeriod, ByObject: so.byObject},
+		Metrics:                             metricsserver.Options{BindAddress: o.metricsBindAddress},
+		HealthProbeBindAddress:              "0",
 	})
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
@@ -210,19 +260,35 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// intentjournal: open the journal (taking its lock) and add the
 	// recovery pass before the manager starts.
 	var ij *upjetv1.Adapter
-	if o.journal != "" {
+	if o.intents() {
 		ij, err = upjetv1.Setup(mgr, upjetv1.Config{
-			JournalPath: o.journal,
-			Replica:     o.replica,
-			Shard:       o.shard,
-			Kinds:       fcrecovery.Kinds(),
-			Finders:     controller.RecoveryFinders(mgr.GetAPIReader()),
-			ReportPath:  o.recoveryReport,
-			Logger:      zl,
-			BeginHook:   beginFailpoint(),
+			JournalPath:           o.journal,
+			AnnotationOnly:        o.annotationOnly,
+			Replica:               so.owner.Replica,
+			Shard:                 so.owner.Shard,
+			Epoch:                 so.owner.Epoch,
+			Scope:                 so.scope,
+			Selector:              so.selector,
+			CreateLocker:          so.locker,
+			RecoveryInterval:      so.interval,
+			Owns:                  so.owns,
+			RecoveryAfter:         so.recoveryAfter,
+			OwnsRecheck:           o.scale.leaseDuration / 3,
+			RecoveryRetryInterval: o.scale.recoveryRetry,
+			ReconcileTimeout:      o.reconcileTimeout,
+			Kinds:                 fcrecovery.Kinds(),
+			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
+			ReportPath:            o.recoveryReport,
+			Logger:                zl,
+			BeginHook:             beginFailpoint(),
 		})
 		if err != nil {
 			return err
+		}
+	}
+	if so.buckets != nil {
+		if err := mgr.Add(so.buckets); err != nil {
+			return fmt.Errorf("cannot add the bucket leases: %w", err)
 		}
 	}
 	if err := controller.SetupWithJournal(mgr, opts, ij); err != nil {
@@ -235,6 +301,12 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.Int("max-reconcile-rate", o.maxReconcileRate),
 		zap.Bool("leader-election", o.leaderElection),
 		zap.String("journal", o.journal),
+		zap.Bool("annotation-only", o.annotationOnly),
+		zap.Stringer("owner", so.owner),
+		zap.String("shard-name", o.scale.shardName),
+		zap.Int("buckets", o.scale.buckets),
+		zap.Bool("create-lease", o.scale.createLease),
+		zap.String("leader-election-lease", so.lockName),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("cannot run controller manager: %w", err)

@@ -16,8 +16,10 @@ func TestParseFlags(t *testing.T) {
 		pollStateMetricInterval:  5 * time.Second,
 		maxReconcileRate:         10,
 		leaderElectionNamespace:  "crossplane-system",
+		scale:                    scaleOutFlags{shardLabel: "intentjournal.io/shard", bucketLeaseNamespace: "crossplane-system", leaseDuration: time.Minute},
 		metricsBindAddress:       "127.0.0.1:8080",
 		enableManagementPolicies: true,
+		reconcileTimeout:         3 * time.Minute,
 	}
 	with := func(f func(*options)) options { o := defaults; f(&o); return o }
 	cases := map[string]struct {
@@ -45,6 +47,70 @@ func TestParseFlags(t *testing.T) {
 			want: with(func(o *options) {
 				o.journal, o.replica, o.shard, o.recoveryReport, o.logAPIWrites = "/var/lib/p/intents.db", "p-0", "a", "/r.json", true
 			}),
+		},
+		"AnnotationOnly": {
+			reason: "--annotation-only turns the crash-safe create path on without a journal, with the same owner and report flags.",
+			args:   []string{"--annotation-only", "--replica=p-0", "--shard=a", "--recovery-report=/r.json"},
+			want: with(func(o *options) {
+				o.annotationOnly, o.replica, o.shard, o.recoveryReport = true, "p-0", "a", "/r.json"
+			}),
+		},
+		"ReconcileTimeout": {
+			reason: "--reconcile-timeout sets the managed reconcilers' timeout, which the recovery's bound on incomplete creates follows.",
+			args:   []string{"--journal=/j.db", "--reconcile-timeout=20s"},
+			want: with(func(o *options) {
+				o.journal, o.reconcileTimeout = "/j.db", 20*time.Second
+			}),
+		},
+		"ReconcileTimeoutUnwrapped": {
+			reason:  "Unwrapped, the controllers keep upjet's timeout; the flag would do nothing.",
+			args:    []string{"--reconcile-timeout=20s"},
+			wantErr: true,
+		},
+		"ReconcileTimeoutZero": {
+			reason:  "A reconcile with no time to run is refused.",
+			args:    []string{"--journal=/j.db", "--reconcile-timeout=0s"},
+			wantErr: true,
+		},
+		"AnnotationOnlyWithJournal": {
+			reason:  "Annotation-only mode has no journal; naming one is a mistake.",
+			args:    []string{"--annotation-only", "--journal=/j.db"},
+			wantErr: true,
+		},
+		"LabelShard": {
+			reason: "--shard-name selects a label shard; it needs the crash-safe create path.",
+			args:   []string{"--journal=/j.db", "--shard-name=a", "--leader-election", "--create-lease", "--lease-duration=6s", "--recovery-interval=2s"},
+			want: with(func(o *options) {
+				o.journal, o.leaderElection = "/j.db", true
+				o.scale.shardName, o.scale.createLease, o.scale.leaseDuration, o.scale.recoveryInterval = "a", true, 6*time.Second, 2*time.Second
+			}),
+		},
+		"HashBuckets": {
+			reason: "--buckets splits resources into leased buckets.",
+			args:   []string{"--annotation-only", "--buckets=16", "--bucket-lease-namespace=leases"},
+			want: with(func(o *options) {
+				o.annotationOnly, o.scale.buckets, o.scale.bucketLeaseNamespace = true, 16, "leases"
+			}),
+		},
+		"ShardAndBuckets": {
+			reason:  "A label shard and hash buckets are two shapes; one process runs one.",
+			args:    []string{"--journal=/j.db", "--shard-name=a", "--buckets=4"},
+			wantErr: true,
+		},
+		"BucketsWithLeaderElection": {
+			reason:  "Hash buckets elect per bucket; process-wide leader election would leave all but one replica idle.",
+			args:    []string{"--journal=/j.db", "--buckets=4", "--leader-election"},
+			wantErr: true,
+		},
+		"CreateLeaseWithoutIntents": {
+			reason:  "A create Lease guards the crash-safe create path only.",
+			args:    []string{"--create-lease"},
+			wantErr: true,
+		},
+		"ShardDisagrees": {
+			reason:  "--shard is written into intents and --shard-name filters the cache; they must agree.",
+			args:    []string{"--journal=/j.db", "--shard=a", "--shard-name=b"},
+			wantErr: true,
 		},
 		"ReplicaWithoutJournal": {
 			reason:  "Journal flags without --journal would silently do nothing.",
@@ -81,7 +147,7 @@ func TestParseFlags(t *testing.T) {
 			if tc.wantErr {
 				return
 			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(options{})); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(options{}, scaleOutFlags{})); diff != "" {
 				t.Errorf("%s\nparseFlags(%q): -want, +got:\n%s", tc.reason, tc.args, diff)
 			}
 		})
