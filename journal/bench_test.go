@@ -23,7 +23,7 @@ import (
 //
 // Reproduce: make bench (or go test -run '^$' -bench . -count 6 ./journal).
 
-var concurrencies = []int{1, 16, 64}
+var concurrencies = []int{1, 2, 4, 8, 16, 32, 64}
 
 // runConcurrent calls op b.N times from c goroutines. Each op makes
 // writes durable writes; writes/s counts them, so that ops of different

@@ -3,18 +3,22 @@
 // over all runs, and side-by-side ratios of named pairs.
 //
 //	go test -run '^$' -bench . ./journal | benchmd -title Journal -ratio 'Begin/c=1:PlainUpdate/c=1:ns/op'
+//
+// A ratio is A:B:unit[:target], the median of A over the median of B in
+// unit; unit may be unitA|unitB when the two are reported in different
+// units (e.g. wall-s|ideal-s). target is free text shown beside it.
 package main
 
 import (
-	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/intentjournal/intentjournal/hack/internal/benchres"
 )
 
 type ratios []string
@@ -26,7 +30,7 @@ func main() {
 	var rs ratios
 	title := flag.String("title", "Benchmarks", "section title")
 	metrics := flag.String("metrics", "ns/op,ops/s", "comma-separated units to tabulate, as medians")
-	flag.Var(&rs, "ratio", "A:B:unit[:target] prints median(A)/median(B) for unit; repeatable")
+	flag.Var(&rs, "ratio", "A:B:unit[:target] prints median(A)/median(B) for unit (or unitA|unitB); repeatable")
 	flag.Parse()
 	if err := run(os.Stdin, os.Stdout, *title, strings.Split(*metrics, ","), rs); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmd:", err)
@@ -34,45 +38,55 @@ func main() {
 	}
 }
 
-// line matches "BenchmarkName/sub-2   N   v unit   v unit ...".
-var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+// ratio is one parsed -ratio flag.
+type ratio struct {
+	a, b, unitA, unitB, target string
+}
+
+func parseRatio(s string) (ratio, error) {
+	p := strings.SplitN(s, ":", 4)
+	if len(p) < 3 || p[0] == "" || p[1] == "" || p[2] == "" {
+		return ratio{}, fmt.Errorf("ratio %q: want A:B:unit[:target]", s)
+	}
+	r := ratio{a: p[0], b: p[1], unitA: p[2], unitB: p[2]}
+	if ua, ub, ok := strings.Cut(p[2], "|"); ok {
+		if ua == "" || ub == "" {
+			return ratio{}, fmt.Errorf("ratio %q: want unit or unitA|unitB", s)
+		}
+		r.unitA, r.unitB = ua, ub
+	}
+	if len(p) == 4 {
+		r.target = p[3]
+	}
+	return r, nil
+}
+
+func (r ratio) unit() string {
+	if r.unitA == r.unitB {
+		return r.unitA
+	}
+	return r.unitA + " / " + r.unitB
+}
 
 func run(in io.Reader, out io.Writer, title string, units []string, rs ratios) error {
-	samples := map[string]map[string][]float64{} // bench -> unit -> values
-	var order []string
-	var cpu string
-	sc := bufio.NewScanner(in)
-	for sc.Scan() {
-		l := sc.Text()
-		if strings.HasPrefix(l, "cpu: ") {
-			cpu = strings.TrimPrefix(l, "cpu: ")
+	parsed := make([]ratio, 0, len(rs))
+	for _, s := range rs {
+		r, err := parseRatio(s)
+		if err != nil {
+			return err
 		}
-		m := line.FindStringSubmatch(l)
-		if m == nil {
-			continue
-		}
-		name, f := m[1], strings.Fields(m[2])
-		if samples[name] == nil {
-			samples[name] = map[string][]float64{}
-			order = append(order, name)
-		}
-		for i := 0; i+1 < len(f); i += 2 {
-			v, err := strconv.ParseFloat(f[i], 64)
-			if err != nil {
-				return fmt.Errorf("benchmark %s: value %q: %w", name, f[i], err)
-			}
-			samples[name][f[i+1]] = append(samples[name][f[i+1]], v)
-		}
+		parsed = append(parsed, r)
 	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
-	if len(order) == 0 {
+	set, err := benchres.Parse(in)
+	if errors.Is(err, benchres.ErrNoResults) {
 		return fmt.Errorf("no benchmark results on standard input")
 	}
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(out, "### %s\n\n", title)
-	if cpu != "" {
-		fmt.Fprintf(out, "CPU: %s\n\n", cpu)
+	if set.CPU != "" {
+		fmt.Fprintf(out, "CPU: %s\n\n", set.CPU)
 	}
 	fmt.Fprint(out, "| benchmark | runs |")
 	for _, u := range units {
@@ -83,47 +97,31 @@ func run(in io.Reader, out io.Writer, title string, units []string, rs ratios) e
 		fmt.Fprint(out, "---:|")
 	}
 	fmt.Fprintln(out)
-	for _, name := range order {
-		s := samples[name]
-		fmt.Fprintf(out, "| %s | %d |", name, len(s[units[0]]))
+	for _, name := range set.Order {
+		runs := 0
 		for _, u := range units {
-			fmt.Fprintf(out, " %s |", fmtNum(median(s[u])))
+			runs = max(runs, len(set.Samples[name][u]))
+		}
+		fmt.Fprintf(out, "| %s | %d |", name, runs)
+		for _, u := range units {
+			fmt.Fprintf(out, " %s |", fmtNum(benchres.Median(set.Samples[name][u])))
 		}
 		fmt.Fprintln(out)
 	}
-	if len(rs) > 0 {
+	if len(parsed) > 0 {
 		fmt.Fprintln(out, "\n| ratio | unit | median A | median B | A/B | target |")
 		fmt.Fprintln(out, "|---|---|---:|---:|---:|---|")
 	}
-	for _, r := range rs {
-		p := strings.Split(r, ":")
-		if len(p) < 3 {
-			return fmt.Errorf("ratio %q: want A:B:unit[:target]", r)
+	for _, r := range parsed {
+		a, _, okA := set.Median(r.a, r.unitA)
+		b, _, okB := set.Median(r.b, r.unitB)
+		if !okA || !okB || b == 0 {
+			return fmt.Errorf("ratio %s:%s: no samples for %s in %s or for %s in %s", r.a, r.b, r.a, r.unitA, r.b, r.unitB)
 		}
-		a, b := median(samples[p[0]][p[2]]), median(samples[p[1]][p[2]])
-		if a == 0 || b == 0 {
-			return fmt.Errorf("ratio %q: no samples for %s or %s in %s", r, p[0], p[1], p[2])
-		}
-		target := ""
-		if len(p) > 3 {
-			target = p[3]
-		}
-		fmt.Fprintf(out, "| %s / %s | %s | %s | %s | %.2f | %s |\n", p[0], p[1], p[2], fmtNum(a), fmtNum(b), a/b, target)
+		fmt.Fprintf(out, "| %s / %s | %s | %s | %s | %.2f | %s |\n", r.a, r.b, r.unit(), fmtNum(a), fmtNum(b), a/b, r.target)
 	}
 	fmt.Fprintln(out)
 	return nil
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func fmtNum(v float64) string {
