@@ -231,7 +231,7 @@ fi
 # run stopped part way can still be reported) and again at the end.
 params() {
   local cpu
-  cpu=$(grep -m1 '^cpu: ' "$raw/journal.txt" 2>/dev/null | cut -d' ' -f2- || true)
+  cpu=$(grep -m1 '^cpu: ' "$raw/journal.txt" 2>/dev/null | cut -d' ' -f2- | sed 's/[[:space:]]*$//' || true)
   cat >"$raw/params.env" <<EOF
 DATE=$(printf %q "$(date -u '+%Y-%m-%d %H:%M UTC')")
 MINUTES=$(( ($(date +%s) - started + 59) / 60 ))
