@@ -49,7 +49,7 @@ func TestRollingRestart(t *testing.T) {
 			// A restart leaves creates incomplete with no intent in buckets
 			// whose holder has made its first pass; its later passes take
 			// them once no reconcile can still be running (this plus 35s).
-			"--reconcile-timeout=" + rollingReconcileTimeout.String(),
+			"--reconcile-timeout="+rollingReconcileTimeout.String(),
 			"--recovery-report", e.path("report-"+r+".json")))
 	}
 	waitBalanced(t, e, ps)

@@ -5,7 +5,6 @@
 package network
 
 import (
-
 	"github.com/crossplane/crossplane-runtime/pkg/connection"
 	"github.com/crossplane/crossplane-runtime/pkg/event"
 	xpfeature "github.com/crossplane/crossplane-runtime/pkg/feature"

@@ -5,7 +5,6 @@
 package recordset
 
 import (
-
 	"github.com/crossplane/crossplane-runtime/pkg/connection"
 	"github.com/crossplane/crossplane-runtime/pkg/event"
 	xpfeature "github.com/crossplane/crossplane-runtime/pkg/feature"
