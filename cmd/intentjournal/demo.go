@@ -23,6 +23,7 @@ type demoOptions struct {
 	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on."`
 	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer."`
 	MaxReconcileRate int           `name:"max-reconcile-rate" default:"100" help:"The provider's --max-reconcile-rate."`
+	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
 	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in both runs, e.g. --provider-arg=--poll=1m; repeatable."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
 	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal)."`
@@ -90,6 +91,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 		RestartLatency:   o.RestartLatency,
 		ConvergeTimeout:  o.ConvergeTimeout,
 		MaxReconcileRate: o.MaxReconcileRate,
+		KubeAPIQPS:       o.KubeAPIQPS,
 		ProviderArgs:     o.ProviderArgs,
 		Parallel:         o.Parallel,
 		WorkDir:          o.WorkDir,

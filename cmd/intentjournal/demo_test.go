@@ -229,19 +229,19 @@ func TestDemoFlags(t *testing.T) {
 	}{
 		"Defaults": {
 			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
-			want:   demoOptions{PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, Parallel: 16, Orphans: "orphans.json"},
+			want:   demoOptions{PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json"},
 		},
 		"Env": {
 			reason: "DEMO_N sets the size and KUBEBUILDER_ASSETS the control plane binaries.",
 			env:    map[string]string{"DEMO_N": "4000", "KUBEBUILDER_ASSETS": "/assets"},
-			want:   demoOptions{PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
+			want:   demoOptions{PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
 		},
 		"Flags": {
 			reason: "Provider flags pass through, commas and all.",
-			args: []string{"--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep",
+			args: []string{"--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
 				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h"},
 			want: demoOptions{PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
-				RestartLatency: time.Second, MaxReconcileRate: 100, Parallel: 16, Orphans: "orphans.json",
+				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
 				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}},
 		},
 	}

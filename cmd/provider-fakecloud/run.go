@@ -75,6 +75,9 @@ type options struct {
 	scale scaleOutFlags
 	// reconcileTimeout is the managed reconcilers' timeout.
 	reconcileTimeout time.Duration
+	// kubeQPS and kubeBurst are the API server client's rate limits.
+	kubeQPS   float64
+	kubeBurst int
 }
 
 // parseFlags parses args into options. Usage and errors go to out.
@@ -98,6 +101,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal or --annotation-only.")
 	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
+	fs.Float64Var(&o.kubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
+	fs.IntVar(&o.kubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
 	fs.StringVar(&o.scale.shardName, "shard-name", "", "Serve only the label shard of this name: the cache lists and watches only managed resources labelled --shard-label=NAME, and leader election (with --leader-election) is per shard.")
 	fs.StringVar(&o.scale.shardLabel, "shard-label", "intentjournal.io/shard", "Label key that assigns managed resources to shards; used with --shard-name.")
 	fs.IntVar(&o.scale.buckets, "buckets", 0, "Split managed resources into this many FNV-32a hash buckets, each owned through a Lease; every replica takes its fair share. 0 disables.")
@@ -128,6 +133,9 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	}
 	if o.reconcileTimeout <= 0 {
 		return o, fmt.Errorf("--reconcile-timeout must be positive, got %s", o.reconcileTimeout)
+	}
+	if o.kubeQPS <= 0 || o.kubeBurst <= 0 {
+		return o, fmt.Errorf("--kube-api-qps and --kube-api-burst must be positive, got %g and %d", o.kubeQPS, o.kubeBurst)
 	}
 	if err := o.validateScaleOut(); err != nil {
 		return o, err
@@ -184,6 +192,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	if err != nil {
 		return err
 	}
+	cfg.QPS, cfg.Burst = float32(o.kubeQPS), o.kubeBurst
 	if o.logAPIWrites {
 		cfg.WrapTransport = logWrites(zl.Named("api-writes"))
 	}
@@ -315,8 +324,9 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 }
 
 // Client-side rate limits of the API server client, as ctrl.GetConfig sets
-// them. client-go's own defaults (5 QPS, burst 10) would throttle the
-// managed reconciler's critical annotation updates for seconds.
+// them, and the defaults of --kube-api-qps and --kube-api-burst. client-go's
+// own defaults (5 QPS, burst 10) would throttle the managed reconciler's
+// critical annotation updates for seconds.
 const (
 	defaultQPS   = 20
 	defaultBurst = 30
@@ -330,12 +340,6 @@ func restConfig(path string) (*rest.Config, error) {
 		cfg, err := clientcmd.BuildConfigFromFlags("", path)
 		if err != nil {
 			return nil, fmt.Errorf("cannot load kubeconfig %q: %w", path, err)
-		}
-		if cfg.QPS == 0 {
-			cfg.QPS = defaultQPS
-		}
-		if cfg.Burst == 0 {
-			cfg.Burst = defaultBurst
 		}
 		return cfg, nil
 	}

@@ -20,6 +20,8 @@ func TestParseFlags(t *testing.T) {
 		metricsBindAddress:       "127.0.0.1:8080",
 		enableManagementPolicies: true,
 		reconcileTimeout:         3 * time.Minute,
+		kubeQPS:                  20,
+		kubeBurst:                30,
 	}
 	with := func(f func(*options)) options { o := defaults; f(&o); return o }
 	cases := map[string]struct {
@@ -61,6 +63,18 @@ func TestParseFlags(t *testing.T) {
 			want: with(func(o *options) {
 				o.journal, o.reconcileTimeout = "/j.db", 20*time.Second
 			}),
+		},
+		"KubeAPILimits": {
+			reason: "The API client's rate limits are flags, so a large run is not throttled at controller-runtime's 20 requests/s.",
+			args:   []string{"--kube-api-qps=250", "--kube-api-burst=500"},
+			want: with(func(o *options) {
+				o.kubeQPS, o.kubeBurst = 250, 500
+			}),
+		},
+		"KubeAPIQPSZero": {
+			reason:  "A client allowed no requests would never reconcile.",
+			args:    []string{"--kube-api-qps=0"},
+			wantErr: true,
 		},
 		"ReconcileTimeoutUnwrapped": {
 			reason:  "Unwrapped, the controllers keep upjet's timeout; the flag would do nothing.",

@@ -47,10 +47,12 @@ const (
 	// before the provider is killed.
 	dispatchedFraction = 0.9
 	// dispatchRate is a conservative estimate of how many creates per second
-	// provider-fakecloud dispatches; the automatic create latency covers the
+	// provider-fakecloud dispatches with --kube-api-qps=200 (measured: 400
+	// in under 8 s, start-up included, on 2 shared cores; about 6/s at
+	// controller-runtime's 20 QPS); the automatic create latency covers the
 	// whole dispatch at this rate, so that the creates are still in flight
 	// at SIGKILL.
-	dispatchRate = 6.0
+	dispatchRate = 20.0
 	// minCreateLatency is the shortest automatic create latency.
 	minCreateLatency = 3 * time.Second
 	// readyTimeout bounds how long the fake cloud may take to come up.
@@ -86,6 +88,10 @@ type Options struct {
 	ConvergeTimeout time.Duration
 	// MaxReconcileRate is the provider's --max-reconcile-rate. Default 100.
 	MaxReconcileRate int
+	// KubeAPIQPS is the provider's --kube-api-qps, with a burst of twice
+	// as many. Default 200: at controller-runtime's 20, a 4,000-per-kind
+	// run spends over an hour in client-side throttling.
+	KubeAPIQPS float64
 	// ProviderArgs are extra flags of the provider, in both runs.
 	ProviderArgs []string
 	// Parallel bounds the concurrent creates of managed resources. Default
@@ -118,6 +124,9 @@ func (o *Options) setDefaults() {
 	}
 	if o.MaxReconcileRate <= 0 {
 		o.MaxReconcileRate = 100
+	}
+	if o.KubeAPIQPS <= 0 {
+		o.KubeAPIQPS = 200
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = 16
@@ -390,6 +399,8 @@ func (r *run) providerArgs() []string {
 		"--kubeconfig", r.cluster.kubeconfig,
 		"--metrics-bind-address", "0",
 		fmt.Sprintf("--max-reconcile-rate=%d", r.o.MaxReconcileRate),
+		fmt.Sprintf("--kube-api-qps=%g", r.o.KubeAPIQPS),
+		fmt.Sprintf("--kube-api-burst=%d", int(2*r.o.KubeAPIQPS)),
 	}
 	args = append(args, r.o.ProviderArgs...)
 	if r.mode == ModeWrapped {
