@@ -541,9 +541,14 @@ func (r *run) pollInterval() time.Duration {
 }
 
 func (r *run) stats(ctx context.Context) (fakecloud.Stats, error) {
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	s, err := r.fc.Stats(ctx)
+	var s fakecloud.Stats
+	err := retryTransient(ctx, r.log, func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+		defer cancel()
+		var err error
+		s, err = r.fc.Stats(ctx)
+		return err
+	})
 	if err != nil {
 		return s, fmt.Errorf("cannot read the fake cloud's stats: %w", err)
 	}

@@ -2,11 +2,15 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"go.uber.org/zap"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -79,18 +83,90 @@ feed:
 	return firstErr
 }
 
-// listMRs returns every RecordSet and Network.
+// listMRs returns every RecordSet and Network. The API server it asks is
+// the one the demo loads on purpose (an unwrapped provider's 409 storm on
+// two cores), so it lists in pages of listPage, each with its own
+// deadline, and retries a page that failed transiently (see transient);
+// a list whose continue token expired starts over.
 func (r *run) listMRs(ctx context.Context) ([]resource.Managed, error) {
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
 	var out []resource.Managed
-	for _, l := range []resource.ManagedList{&v1alpha1.RecordSetList{}, &v1alpha1.NetworkList{}} {
-		if err := r.cluster.client.List(ctx, l); err != nil {
+	for _, newList := range []func() resource.ManagedList{
+		func() resource.ManagedList { return &v1alpha1.RecordSetList{} },
+		func() resource.ManagedList { return &v1alpha1.NetworkList{} },
+	} {
+		items, err := r.listAll(ctx, newList)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, items...)
+	}
+	return out, nil
+}
+
+// listPage is how many managed resources one List call returns.
+const listPage = 500
+
+// listAll lists every item of one kind, page by page.
+func (r *run) listAll(ctx context.Context, newList func() resource.ManagedList) ([]resource.Managed, error) {
+	var out []resource.Managed
+	cont := ""
+	for {
+		l := newList()
+		err := retryTransient(ctx, r.log, func(ctx context.Context) error {
+			ctx, cancel := context.WithTimeout(ctx, apiTimeout)
+			defer cancel()
+			return r.cluster.client.List(ctx, l, client.Limit(listPage), client.Continue(cont))
+		})
+		if apierrors.IsResourceExpired(err) && cont != "" {
+			r.log.Info("A paged list outlived its continue token; listing again", zap.String("kind", fmt.Sprintf("%T", l)))
+			out, cont = nil, ""
+			continue
+		}
+		if err != nil {
 			return nil, fmt.Errorf("cannot list %T: %w", l, err)
 		}
 		out = append(out, l.GetItems()...)
+		if cont = l.GetContinue(); cont == "" {
+			return out, nil
+		}
 	}
-	return out, nil
+}
+
+// listAttempts bounds the tries of one call that keeps failing transiently;
+// the waits between them double from firstRetryWait.
+const listAttempts = 5
+
+// firstRetryWait is the first wait of retryTransient (a variable for tests).
+var firstRetryWait = time.Second
+
+// retryTransient calls fn until it succeeds, fails for good, or has failed
+// transiently listAttempts times; each failure is logged.
+func retryTransient(ctx context.Context, log *zap.Logger, fn func(context.Context) error) error {
+	wait := firstRetryWait
+	for attempt := 1; ; attempt++ {
+		err := fn(ctx)
+		if err == nil || !transient(ctx, err) || attempt == listAttempts {
+			return err
+		}
+		log.Warn("The API server did not answer in time; trying again", zap.Int("attempt", attempt), zap.Duration("retry-in", wait), zap.Error(err))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// transient reports whether err, from a call made under ctx, is worth
+// another try: the call's own deadline passed (not ctx's), or the API
+// server answered that it is overloaded or failing for now.
+func transient(ctx context.Context, err error) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err)
 }
 
 func newRecordSet(i int) *v1alpha1.RecordSet {
