@@ -374,11 +374,8 @@ func (e *env) snapshot(t *testing.T, names []string) []MR {
 // cloudObjects flattens the fake cloud's live objects.
 func cloudObjects(s fakecloud.Stats) []CloudObject {
 	var out []CloudObject
-	for _, o := range s.Objects.RecordSets {
-		out = append(out, CloudObject{Kind: KindRecordSet, ID: o.ID, MR: o.Tags[tagName]})
-	}
-	for _, o := range s.Objects.Networks {
-		out = append(out, CloudObject{Kind: KindNetwork, ID: o.ID, MR: o.Tags[tagName]})
+	for _, o := range s.Objects.All() {
+		out = append(out, CloudObject{Kind: o.Kind, ID: o.ID, MR: o.Tags[tagName]})
 	}
 	return out
 }

@@ -12,29 +12,12 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// cloudObject is what the measurements need of a fake cloud object.
-type cloudObject struct {
-	kind, id, mr string // mr is the crossplane-name tag
-}
-
-// objects flattens the live objects of s.
-func objects(s fakecloud.Stats) []cloudObject {
-	var out []cloudObject
-	for _, o := range s.Objects.RecordSets {
-		out = append(out, cloudObject{kind: "RecordSet", id: o.ID, mr: o.Tags[tagName]})
-	}
-	for _, o := range s.Objects.Networks {
-		out = append(out, cloudObject{kind: "Network", id: o.ID, mr: o.Tags[tagName]})
-	}
-	return out
-}
-
 // inFlight counts the MRs with no external name whose object the cloud has
 // made: creates a crash interrupted after the cloud committed them.
 func inFlight(mrs []resource.Managed, s fakecloud.Stats) int {
 	made := map[string]bool{}
-	for _, o := range objects(s) {
-		made[o.mr] = true
+	for _, o := range s.Objects.All() {
+		made[o.Tags[tagName]] = true
 	}
 	n := 0
 	for _, mg := range mrs {
@@ -68,9 +51,9 @@ func states(mrs []resource.Managed) (ready, paused, stuck int) {
 // that carry the same crossplane-name tag.
 func duplicates(s fakecloud.Stats) int {
 	per := map[[2]string]int{}
-	for _, o := range objects(s) {
-		if o.mr != "" {
-			per[[2]string{o.kind, o.mr}]++
+	for _, o := range s.Objects.All() {
+		if o.Tags[tagName] != "" {
+			per[[2]string{o.Kind, o.Tags[tagName]}]++
 		}
 	}
 	n := 0
@@ -90,9 +73,9 @@ func unbound(mrs []resource.Managed, s fakecloud.Stats) []string {
 		}
 	}
 	var out []string
-	for _, o := range objects(s) {
-		if !bound[o.id] {
-			out = append(out, o.id)
+	for _, o := range s.Objects.All() {
+		if !bound[o.ID] {
+			out = append(out, o.ID)
 		}
 	}
 	slices.Sort(out)

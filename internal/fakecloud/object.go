@@ -110,6 +110,27 @@ type StatsObjects struct {
 	Networks   []Network   `json:"networks"`
 }
 
+// Object is a live object of either kind, as StatsObjects.All lists it.
+type Object struct {
+	// Kind is the object's type: "RecordSet" or "Network".
+	Kind string
+	ID   string
+	Tags map[string]string
+}
+
+// All lists every live object: the record sets, then the networks, each in
+// the order of Stats.
+func (o StatsObjects) All() []Object {
+	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks))
+	for _, r := range o.RecordSets {
+		out = append(out, Object{Kind: "RecordSet", ID: r.ID, Tags: r.Tags})
+	}
+	for _, n := range o.Networks {
+		out = append(out, Object{Kind: "Network", ID: n.ID, Tags: n.Tags})
+	}
+	return out
+}
+
 // Limits on object fields, so that a bad request cannot bloat the state file.
 const (
 	maxNameLen  = 253

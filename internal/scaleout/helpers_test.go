@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
@@ -111,20 +110,6 @@ func lease(t *testing.T, e *env, name string) *coordinationv1.Lease {
 	return l
 }
 
-// cloudObject is a fake cloud object and the MR name it is tagged with.
-type cloudObject struct{ kind, id, mr string }
-
-func objects(s fakecloud.Stats) []cloudObject {
-	var out []cloudObject
-	for _, o := range s.Objects.RecordSets {
-		out = append(out, cloudObject{kind: "RecordSet", id: o.ID, mr: o.Tags[tagName]})
-	}
-	for _, o := range s.Objects.Networks {
-		out = append(out, cloudObject{kind: "Network", id: o.ID, mr: o.Tags[tagName]})
-	}
-	return out
-}
-
 // figures are the crash matrix's invariants, measured.
 type figures struct {
 	MRs, CloudObjects, Creates, Conflicts int64
@@ -178,13 +163,13 @@ func measure(t *testing.T, cl *testbed.Cluster, fc *testbed.FakeCloud, reports .
 		}
 	}
 	per := map[[2]string]int{}
-	for _, o := range objects(st) {
+	for _, o := range st.Objects.All() {
 		f.CloudObjects++
-		per[[2]string{o.kind, o.mr}]++
-		if bound[o.id] == 0 {
-			f.Orphans = append(f.Orphans, o.id)
-			if !reported[o.id] {
-				f.Unreported = append(f.Unreported, o.id)
+		per[[2]string{o.Kind, o.Tags[tagName]}]++
+		if bound[o.ID] == 0 {
+			f.Orphans = append(f.Orphans, o.ID)
+			if !reported[o.ID] {
+				f.Unreported = append(f.Unreported, o.ID)
 			}
 		}
 	}
