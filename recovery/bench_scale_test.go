@@ -31,12 +31,12 @@ const (
 
 // BenchmarkRecoveryScale measures the wall time of one recovery pass against
 // the number of unsettled intents N (1,000, 4,000, 20,000 and 100,000), with
-// the workload and settings of BenchmarkRecovery4000: a 20 ms lookup latency
+// the workload and settings BenchmarkRecovery4000 shares: a 20 ms lookup latency
 // in the fake cloud process, concurrency 32, envtest without client-side
 // throttling, one intent in eight a Network that exists (adopted) and the
 // rest RecordSets under which nothing was created (cleared).
 //
-// Like BenchmarkRecovery4000, each iteration first puts the pending mark
+// Each iteration first puts the pending mark
 // back on every managed resource with a Get and a Patch at the same
 // concurrency, and reports that time as api-write-s: the pass makes the same
 // two API calls per intent. So x-(ideal+api), wall-s over (N x 20 ms / 32 +

@@ -13,15 +13,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // parallel runs fn(i) for i in [0, n) on c goroutines.
@@ -58,112 +53,16 @@ func parallel(n, c int, fn func(i int) error) error {
 // BenchmarkRecovery4000 resolves 4,000 unsettled intents, the size of the
 // public report, against the fake cloud with a 20 ms lookup latency at
 // concurrency 32: 3,500 RecordSets under which nothing was created
-// (cleared) and 500 Networks that exist (adopted). Each iteration resets the
+// (cleared) and 500 Networks that exist (adopted). It is BenchmarkRecoveryScale
+// at N=4000 on a control plane of its own: each iteration resets the
 // annotations with 4,000 patches at the same concurrency and reports that
 // time as api-write-s, so the target wall time, 1.25 x (ideal 2.5 s +
 // api-write-s), is measured in the same run.
 func BenchmarkRecovery4000(b *testing.B) {
-	const n, nets, conc, latency = 4000, 500, 32, 20 * time.Millisecond
-	ctx := context.Background()
-	cluster := testbed.StartCluster(b)
-	cfg := rest.CopyConfig(cluster.Config)
-	cfg.QPS, cfg.Burst = -1, 0 // no client-side throttling: measure the server
-	cl, err := client.New(cfg, client.Options{Scheme: cluster.Scheme})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cloud := fakecloudtest.Start(b, fakecloudtest.Build(b), fakecloudtest.Options{})
-	objs := make([]client.Object, n)
-	if err := parallel(n, conc, func(i int) error {
-		var obj client.Object
-		if i < nets {
-			name := fmt.Sprintf("bench-net-%04d", i)
-			obj = testbed.NewNetwork(name, "10.0.0.0/16")
-			if _, err := cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: tags("Network", name)}); err != nil {
-				return err
-			}
-		} else {
-			obj = testbed.NewRecordSet(fmt.Sprintf("bench-rs-%04d", i), "zone-bench")
-		}
-		objs[i] = obj
-		return cl.Create(ctx, obj)
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if err := cloud.Client.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Read: latency}}); err != nil {
-		b.Fatal(err)
-	}
-	kindOf := func(i int) string {
-		if i < nets {
-			return "Network"
-		}
-		return "RecordSet"
-	}
-
-	b.ResetTimer()
-	b.StopTimer()
-	var apiWrite, wall time.Duration
-	for it := 0; it < b.N; it++ {
-		// Reset: a fresh journal with 4,000 intents, and the pending mark
-		// back on every MR (timed: the API-write cost of one pass).
-		j, err := journal.Open(filepath.Join(b.TempDir(), "journal.db"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		start := time.Now()
-		if err := parallel(n, conc, func(i int) error {
-			obj := objs[i]
-			if err := cl.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-				return err
-			}
-			orig := obj.DeepCopyObject().(client.Object)
-			a := obj.GetAnnotations()
-			if a == nil {
-				a = map[string]string{}
-			}
-			delete(a, recovery.AnnotationExternalName)
-			a[recovery.AnnotationExternalCreatePending] = time.Now().Format(time.RFC3339)
-			obj.SetAnnotations(a)
-			return cl.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}))
-		}); err != nil {
-			b.Fatal(err)
-		}
-		apiWrite += time.Since(start)
-		if err := parallel(n, 64, func(i int) error {
-			obj := objs[i]
-			lk := tags(kindOf(i), obj.GetName())
-			lk["zone"], lk["name"] = "zone-bench", obj.GetName()
-			_, err := j.Begin(ctx, journal.Intent{
-				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kindOf(i), Name: obj.GetName(), UID: string(obj.GetUID())},
-				LookupKeys: lk,
-			})
-			return err
-		}); err != nil {
-			b.Fatal(err)
-		}
-
-		b.StartTimer()
-		start = time.Now()
-		rep, err := recovery.Run(ctx, recovery.Options{
-			Journal: j, Client: cl, Kinds: fcrecovery.Kinds(), Finders: fcrecovery.Finders(cloud.Client),
-			Policy: recovery.Policy{Concurrency: conc},
-		})
-		wall += time.Since(start)
-		b.StopTimer()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if rep.Summary.Adopted != nets || rep.Summary.Cleared != n-nets {
-			b.Fatalf("summary %+v, want %d adopted and %d cleared", rep.Summary, nets, n-nets)
-		}
-		_ = j.Close()
-	}
-	ideal := time.Duration(n) * latency / conc
-	perWall, perAPI := wall/time.Duration(b.N), apiWrite/time.Duration(b.N)
-	b.ReportMetric(perWall.Seconds(), "wall-s")
-	b.ReportMetric(ideal.Seconds(), "ideal-s")
-	b.ReportMetric(perAPI.Seconds(), "api-write-s")
-	b.ReportMetric(perWall.Seconds()/(ideal+perAPI).Seconds(), "x-(ideal+api)")
+	const n = 4000
+	f := newScaleFixture(b)
+	f.grow(b, n)
+	f.bench(b, n)
 }
 
 // BenchmarkRecovery100k streams 100,000 unsettled intents through a pass in
