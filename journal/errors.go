@@ -48,6 +48,11 @@ var (
 	// ignored: the data is kept and the caller is told to upgrade.
 	ErrUnsupportedVersion = errors.New("journal: unsupported format version")
 
+	// ErrWrongCluster reports a journal bound to another Kubernetes
+	// cluster than the one it is opened for (WithCluster). A
+	// *ClusterMismatchError names both clusters.
+	ErrWrongCluster = errors.New("journal: bound to another cluster")
+
 	// ErrReadOnly is returned by writes on a journal opened WithReadOnly.
 	ErrReadOnly = errors.New("journal: opened read-only")
 )
@@ -86,6 +91,25 @@ func (e *LockedError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrLocked) hold.
 func (e *LockedError) Unwrap() error { return ErrLocked }
+
+// ClusterMismatchError is returned by Open when the journal is bound to
+// another cluster than WithCluster names. Nothing in the file was changed.
+type ClusterMismatchError struct {
+	Path string
+	// Journal is the cluster the journal is bound to; Current the cluster
+	// it was opened for. Both are kube-system namespace UIDs.
+	Journal, Current string
+}
+
+func (e *ClusterMismatchError) Error() string {
+	return fmt.Sprintf("%v: %s holds the intents of cluster %s (kube-system UID), but this process serves cluster %s; "+
+		"nothing was changed. Mount this cluster's own journal, or, if this cluster replaced that one and its "+
+		"intents were resolved, move the file aside to start a new journal",
+		ErrWrongCluster, e.Path, e.Journal, e.Current)
+}
+
+// Unwrap makes errors.Is(err, ErrWrongCluster) hold.
+func (e *ClusterMismatchError) Unwrap() error { return ErrWrongCluster }
 
 // UnsettledError is returned by Begin when the UID has an unsettled intent.
 type UnsettledError struct {

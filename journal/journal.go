@@ -24,6 +24,7 @@ var (
 	bucketIntents    = []byte("intents")
 	bucketQuarantine = []byte("quarantine")
 	keyFormat        = []byte("format")
+	keyCluster       = []byte("cluster")
 )
 
 // fileFormat is the journal file format recorded in the meta bucket.
@@ -152,6 +153,9 @@ func (j *Journal) init() (records, quarantined int, err error) {
 			}
 			return &CorruptError{Reason: fmt.Sprintf("%s has file format %q: not an intentjournal journal", j.path, f)}
 		}
+		if err := j.bindCluster(meta); err != nil {
+			return err
+		}
 		for _, name := range [][]byte{bucketIntents, bucketQuarantine} {
 			b := tx.Bucket(name)
 			if b == nil && tx.Writable() {
@@ -174,10 +178,57 @@ func (j *Journal) init() (records, quarantined int, err error) {
 		}
 		return j.db.Update(check)
 	})
+	var mismatch *ClusterMismatchError
+	if errors.As(err, &mismatch) {
+		return 0, 0, mismatch
+	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("journal: initialise %s: %w", j.path, err)
 	}
 	return records, quarantined, nil
+}
+
+// bindCluster checks the journal's cluster against WithCluster's, and
+// records it in a journal that has none yet (when writable). A mismatch
+// fails the open's transaction, so nothing is written.
+func (j *Journal) bindCluster(meta *bolt.Bucket) error {
+	want := j.opts.cluster
+	if want == "" {
+		return nil
+	}
+	have := string(meta.Get(keyCluster))
+	switch {
+	case have == want:
+		return nil
+	case have != "":
+		return &ClusterMismatchError{Path: j.path, Journal: have, Current: want}
+	case !meta.Tx().Writable():
+		return nil
+	}
+	if len(want) > maxFieldSize {
+		return fmt.Errorf("%w: cluster identity is %d bytes, at most %d", ErrInvalid, len(want), maxFieldSize)
+	}
+	j.log.Info("journal bound to cluster", zap.String("cluster", want))
+	return meta.Put(keyCluster, []byte(want))
+}
+
+// Cluster returns the cluster the journal is bound to (see WithCluster),
+// or "" when it is bound to none.
+func (j *Journal) Cluster() (string, error) {
+	if j.closed.Load() {
+		return "", ErrClosed
+	}
+	var id string
+	err := j.db.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketMeta); b != nil {
+			id = string(b.Get(keyCluster))
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("journal: read cluster of %s: %w", j.path, err)
+	}
+	return id, nil
 }
 
 // holderPath is the file beside the journal naming the process that holds it.

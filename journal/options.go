@@ -40,6 +40,7 @@ type options struct {
 	now         func() time.Time
 	observer    CommitObserver
 	holder      string
+	cluster     string
 }
 
 func defaultOptions() options {
@@ -119,6 +120,16 @@ func WithCommitObserver(fn CommitObserver) Option {
 // while it is open (default: "pid N on host H"). Another process that finds
 // the journal locked names this holder in its LockedError.
 func WithHolder(s string) Option { return func(o *options) { o.holder = s } }
+
+// WithCluster binds the journal to the Kubernetes cluster with identity id
+// (the UID of its kube-system namespace; see Owner.Cluster). A journal that
+// records no cluster yet is bound to id when it is opened for writing. A
+// journal bound to another cluster is refused: Open returns a
+// *ClusterMismatchError naming both, and changes nothing in the file. Its
+// intents name managed resources, by UID, of the cluster that wrote them;
+// resolving them against another cluster could only clear or adopt the
+// wrong things. An empty id checks nothing.
+func WithCluster(id string) Option { return func(o *options) { o.cluster = id } }
 
 // WithFileMode sets the mode of a newly created journal file.
 func WithFileMode(m os.FileMode) Option { return func(o *options) { o.fileMode = m } }

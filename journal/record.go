@@ -199,6 +199,11 @@ type Owner struct {
 	Shard string `json:"shard,omitempty"`
 	// Epoch changes on every start of the replica; see NewEpoch.
 	Epoch string `json:"epoch,omitempty"`
+	// Cluster identifies the Kubernetes cluster the replica served: the
+	// UID of its kube-system namespace, which no other cluster shares and
+	// a cluster rebuilt from the same manifests does not keep. Empty in
+	// intents begun before intentjournal recorded it.
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // String returns replica[/shard]@epoch.
@@ -262,6 +267,14 @@ type Intent struct {
 	LookupKeys map[string]string `json:"lookupKeys,omitempty"`
 	// Owner is the process that began the intent.
 	Owner Owner `json:"owner"`
+	// UIDTag is true when the create carries the managed resource's UID
+	// in the intentjournal-uid tag (the adapter's tagger writes it to the
+	// resource's tags before the create). Recovery then accepts as this
+	// create's only a cloud resource that carries that tag: crossplane's
+	// own tags are the same in every cluster with the same manifests.
+	// False for kinds without tags and for intents begun before the tag
+	// existed; they fall back to weaker proofs (docs/recovery.md).
+	UIDTag bool `json:"uidTag,omitempty"`
 	// State is the current state.
 	State State `json:"state"`
 	// Outcome is set by Settle.
@@ -304,7 +317,7 @@ func (in Intent) validate() error {
 	fields := []string{
 		in.Resource.APIVersion, in.Resource.Kind, in.Resource.Namespace, in.Resource.Name, in.Resource.UID,
 		in.ProviderConfig.Kind, in.ProviderConfig.Name, in.ExternalName,
-		in.Owner.Replica, in.Owner.Shard, in.Owner.Epoch,
+		in.Owner.Replica, in.Owner.Shard, in.Owner.Epoch, in.Owner.Cluster,
 		in.Outcome.ExternalName, string(in.Outcome.ErrorClass), in.Outcome.Reason,
 	}
 	for k, v := range in.LookupKeys {
