@@ -282,13 +282,13 @@ func TestBadInput(t *testing.T) {
 		if err := os.WriteFile(garbage, bytes.Repeat([]byte{0xA5}, 64<<10), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		j, note := recovery.OpenJournal(garbage)
-		if j != nil || !strings.Contains(note, "corrupt") || !strings.Contains(note, "annotations only") {
-			t.Errorf("corrupt journal: %v %q, want nil and a note saying so", j, note)
+		j, note, err := recovery.OpenJournal(garbage)
+		if j != nil || err != nil || !strings.Contains(note, "corrupt") || !strings.Contains(note, "annotations only") {
+			t.Errorf("corrupt journal: %v %q %v, want nil and a note saying so", j, note, err)
 		}
-		j, note = recovery.OpenJournal(e.journal.Path(), journal.WithLockTimeout(100*time.Millisecond))
-		if j != nil || !strings.Contains(note, "locked") {
-			t.Errorf("locked journal: %v %q, want nil and a note saying so", j, note)
+		j, note, err = recovery.OpenJournal(e.journal.Path(), journal.WithLockTimeout(100*time.Millisecond))
+		if j != nil || err != nil || !strings.Contains(note, "locked") {
+			t.Errorf("locked journal: %v %q %v, want nil and a note saying so", j, note, err)
 		}
 		// And the pass runs from annotations alone.
 		nw := testbed.NewNetwork("no-journal", "10.4.4.0/16")

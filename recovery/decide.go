@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Mode is the per-kind recovery policy.
@@ -19,13 +20,23 @@ const (
 	// decides. Clearing (nothing was created) and pausing on a conflict
 	// still happen.
 	ModeReportOnly Mode = "report-only"
+	// ModeAdoptOnTags adopts like ModeAdopt, and also on the weak proof of
+	// crossplane tags on a resource whose creation time the cloud does not
+	// report (ProofTagsUntimed). Choose it per kind, only where no other
+	// cluster can hold resources with the same tags in the same account.
+	ModeAdoptOnTags Mode = "adopt-on-tags"
 )
+
+// Modes lists every mode.
+var Modes = []Mode{ModeAdopt, ModeReportOnly, ModeAdoptOnTags}
 
 // Reasons, machine-readable, used in the report and in Events.
 const (
 	ReasonNothingCreated  = "NothingCreated"
 	ReasonAdopted         = "Adopted"
 	ReasonNotOurs         = "NotOurs"
+	ReasonLookAlike       = "LookAlikeNotOurs"
+	ReasonWeakProof       = "OwnershipNotProven"
 	ReasonDuplicate       = "DuplicateOfAdopted"
 	ReasonMRDeleted       = "ManagedResourceDeleted"
 	ReasonLookupFailed    = "LookupFailed"
@@ -42,27 +53,56 @@ type Decision struct {
 	Outcome Outcome
 	Reason  string
 	Message string
-	// Action is the concrete step that resolves an entry needing attention.
+	// Action is the concrete step that resolves an entry needing attention,
+	// or that an operator should take about a look-alike.
 	Action string
 	// Adopt is the resource to bind to the managed resource (adopted).
 	Adopt *ExternalResource
 	// Orphans are proven-ours resources bound to no managed resource.
 	Orphans []ExternalResource
+	// LookAlikes are resources that carry this managed resource's
+	// crossplane tags but are proven not to be its. They are reported and
+	// never touched.
+	LookAlikes []ExternalResource
 	// Found is every resource the lookup returned, with ownership marked.
 	Found []Found
+}
+
+// Rules are what Decide applies to one candidate's kind.
+type Rules struct {
+	// Mode is the kind's policy; empty means ModeAdopt.
+	Mode Mode
+	// ClockSkew is the allowance Judge gives the cloud's clock; zero means
+	// DefaultClockSkew.
+	ClockSkew time.Duration
+}
+
+// judged is a found resource with Judge's verdict.
+type judged struct {
+	r ExternalResource
+	v Verdict
 }
 
 // Decide applies the decision table of docs/recovery.md to a candidate and
 // what its lookup returned. It is a pure function.
 //
-//	found                          outcome
-//	lookup failed                  unresolved: keep the intent, keep the create blocked, retry
-//	nothing                        cleared: remove the pending marks so the create may run
-//	one or more proven ours        adopted: the oldest; any others are orphans
-//	only resources not ours        conflict: never adopt; pause the MR and report
-//	MR deleted, ours found         orphan: report (delete only under the delete-orphans policy)
-//	MR deleted, nothing ours       cleared
-func Decide(c *Candidate, found []ExternalResource, lookupErr error, mode Mode) Decision {
+//	found                               outcome
+//	lookup failed                       unresolved: keep the intent, keep the create blocked, retry
+//	nothing, or only look-alikes        cleared: remove the pending marks so the create may run
+//	  matched by tags alone
+//	one or more proven ours             adopted: the strongest proof, then the first created
+//	                                    after the create began; any others are orphans
+//	best proof is weak (tags, no        unresolved: reported, create kept blocked, unless the
+//	  creation time)                    kind's mode is adopt-on-tags
+//	only resources not ours, one        conflict: never adopt; pause the MR and report
+//	  holding the natural key
+//	MR deleted, ours found              orphan: report (delete only on a strong proof, under
+//	                                    the delete-orphans policy)
+//	MR deleted, nothing ours            cleared
+//
+// Look-alikes, whatever the outcome, are named in the message and action
+// and never adopted, deleted or imported.
+func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules) Decision {
 	ref := c.Intent.Resource
 	if lookupErr != nil {
 		return Decision{
@@ -72,59 +112,144 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, mode Mode) 
 			Action:  "check the provider's connectivity and permissions, then rerun: intentjournal recover",
 		}
 	}
-	var owned, foreign []ExternalResource
+	all := make([]judged, len(found))
+	var owned []judged
+	var foreign, blocking []ExternalResource
 	d := Decision{}
-	for _, r := range found {
-		if Owned(c, r) != "" {
-			owned = append(owned, r)
-		} else {
+	for i, r := range found {
+		all[i] = judged{r: r, v: Judge(c, r, rules.ClockSkew)}
+		switch v := all[i].v; {
+		case v.Proof != "":
+			owned = append(owned, all[i])
+		default:
 			foreign = append(foreign, r)
+			if v.LookAlike {
+				d.LookAlikes = append(d.LookAlikes, r)
+			}
+			if !r.MatchedByTags {
+				blocking = append(blocking, r)
+			}
 		}
 	}
-	// The oldest proven copy is the one to keep: later copies are what a
-	// restarted provider created again.
-	slices.SortStableFunc(owned, func(a, b ExternalResource) int {
-		if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.ID, b.ID)
-	})
+	began := c.NotBefore()
+	slices.SortStableFunc(owned, func(a, b judged) int { return preferred(a, b, began, rules.ClockSkew) })
+	best := func() Proof { return owned[0].v.Proof }
 	switch {
 	case c.Deleted() && len(owned) > 0:
 		d.Outcome, d.Reason = OutcomeOrphan, ReasonMRDeleted
-		d.Orphans = owned
+		d.Orphans = resources(owned)
 		d.Message = fmt.Sprintf("%s was deleted while its create was in flight; %d cloud resource(s) it created remain", ref, len(owned))
-		d.Action = fmt.Sprintf("delete the cloud resource(s) %s, or recreate the managed resource with crossplane.io/external-name set to adopt one", ids(owned))
-	case len(owned) == 0 && len(foreign) == 0, c.Deleted():
+		d.Action = fmt.Sprintf("delete the cloud resource(s) %s, or recreate the managed resource with crossplane.io/external-name set to adopt one", ids(d.Orphans))
+	case len(owned) == 0 && len(blocking) == 0, c.Deleted():
 		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
 		// A constant: a pass over 100,000 intents keeps every entry, and
 		// the entry names the resource already.
 		d.Message = "no cloud resource of this managed resource exists; its create may run again"
 	case len(owned) == 0:
 		d.Outcome, d.Reason = OutcomeConflict, ReasonNotOurs
-		d.Message = fmt.Sprintf("%d cloud resource(s) with the natural key of %s exist but are not proven ours (no matching crossplane tags or intent ID)", len(foreign), ref)
+		d.Message = fmt.Sprintf("%d cloud resource(s) with the natural key of %s exist but are not proven ours (%s)", len(blocking), ref, notOurs(all, blocking))
 		d.Action = fmt.Sprintf("inspect %s; to adopt, set the annotation crossplane.io/external-name=%s on %s/%s and remove crossplane.io/paused; otherwise delete or rename the cloud resource and remove crossplane.io/paused",
-			ids(foreign), foreign[0].ID, strings.ToLower(ref.Kind), ref.Name)
-	case mode == ModeReportOnly:
+			ids(blocking), blocking[0].ID, strings.ToLower(ref.Kind), ref.Name)
+		if len(blocking) == len(d.LookAlikes) {
+			// Every resource in the way is proven another's: adopting
+			// one would bind this managed resource to it.
+			d.Reason = ReasonLookAlike
+			d.Message = fmt.Sprintf("%s's natural key is taken by %s, which carries its crossplane tags but is not its (%s); it was left untouched",
+				ref, ids(blocking), notOurs(all, blocking))
+			d.Action = fmt.Sprintf("find who made %s (another cluster pointed at this account, a cluster rebuilt from the same manifests, or a person): give this managed resource another name, or delete %s there; then remove crossplane.io/paused from %s/%s. Do not adopt it: another managed resource manages it",
+				ids(blocking), ids(blocking), strings.ToLower(ref.Kind), ref.Name)
+			d.LookAlikes = nil // named already
+		}
+	case best().Weak() && rules.Mode != ModeAdoptOnTags:
+		d.Outcome, d.Reason = OutcomeUnresolved, ReasonWeakProof
+		d.Message = fmt.Sprintf("%s's cloud resource %s carries its crossplane tags, but the cloud reports no creation time and the create sent no UID tag: another cluster with the same manifests could have made it", ref, owned[0].r.ID)
+		d.Action = fmt.Sprintf("if %s is this cluster's, set the annotation crossplane.io/external-name=%s on %s/%s; to adopt on crossplane tags alone for this kind, rerun intentjournal recover with --policy-kind %s=%s",
+			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name, c.GVK.GroupKind(), ModeAdoptOnTags)
+	case rules.Mode == ModeReportOnly:
 		d.Outcome, d.Reason = OutcomeUnresolved, ReasonReportOnly
-		d.Message = fmt.Sprintf("%s's cloud resource %s exists and is ours, but this kind's policy is report-only", ref, owned[0].ID)
-		d.Action = fmt.Sprintf("set the annotation crossplane.io/external-name=%s on %s/%s, or rerun intentjournal recover with the adopt policy", owned[0].ID, strings.ToLower(ref.Kind), ref.Name)
+		d.Message = fmt.Sprintf("%s's cloud resource %s exists and is ours, but this kind's policy is report-only", ref, owned[0].r.ID)
+		d.Action = fmt.Sprintf("set the annotation crossplane.io/external-name=%s on %s/%s, or rerun intentjournal recover with the adopt policy", owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
 	default:
 		d.Outcome, d.Reason = OutcomeAdopted, ReasonAdopted
-		d.Adopt = &owned[0]
-		d.Orphans = owned[1:]
-		d.Message = fmt.Sprintf("adopted cloud resource %s (%s)", owned[0].ID, Owned(c, owned[0]))
+		adopt := owned[0].r
+		d.Adopt = &adopt
+		d.Orphans = resources(owned[1:])
+		d.Message = fmt.Sprintf("adopted cloud resource %s (%s)", adopt.ID, best())
 		if len(d.Orphans) > 0 {
 			d.Message += fmt.Sprintf("; %d later duplicate(s) %s are orphans", len(d.Orphans), ids(d.Orphans))
 		}
 	}
-	for _, r := range found {
-		f := Found{ID: r.ID, Tags: cloneTags(r.Tags), CreatedAt: r.CreatedAt, Owned: Owned(c, r) != ""}
-		f.Adopted = d.Adopt != nil && d.Adopt.ID == r.ID
+	if len(d.LookAlikes) > 0 {
+		d.Message += fmt.Sprintf("; %d look-alike(s) %s carry its crossplane tags but are not its (%s) and were left untouched",
+			len(d.LookAlikes), ids(d.LookAlikes), notOurs(all, d.LookAlikes))
+		if d.Action != "" {
+			d.Action += "; "
+		}
+		d.Action += fmt.Sprintf("find who made %s (another cluster pointed at this account, a cluster rebuilt from the same manifests, or a person) and delete it there or rename its managed resource: intentjournal never adopts, imports or deletes it", ids(d.LookAlikes))
+	}
+	for _, j := range all {
+		f := Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
+			Proof: string(j.v.Proof), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs}
+		f.Adopted = d.Adopt != nil && d.Adopt.ID == j.r.ID
 		d.Found = append(d.Found, f)
 	}
 	slices.SortFunc(d.Found, func(a, b Found) int { return cmp.Compare(a.ID, b.ID) })
 	return d
+}
+
+// preferred orders proven resources: the strongest proof first; among
+// equal proofs those created after the create began (less skew) before
+// those created earlier, and those with no creation time last; then the
+// first created, which a restarted provider's later copies follow; then
+// by ID.
+func preferred(a, b judged, began time.Time, skew time.Duration) int {
+	if c := cmp.Compare(a.v.Proof.rank(), b.v.Proof.rank()); c != 0 {
+		return c
+	}
+	if skew <= 0 {
+		skew = DefaultClockSkew
+	}
+	class := func(r ExternalResource) int {
+		switch {
+		case r.CreatedAt.IsZero():
+			return 2
+		case !began.IsZero() && r.CreatedAt.Before(began.Add(-skew)):
+			return 1
+		}
+		return 0
+	}
+	if c := cmp.Compare(class(a.r), class(b.r)); c != 0 {
+		return c
+	}
+	if c := a.r.CreatedAt.Compare(b.r.CreatedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.r.ID, b.r.ID)
+}
+
+func resources(js []judged) []ExternalResource {
+	out := make([]ExternalResource, len(js))
+	for i, j := range js {
+		out[i] = j.r
+	}
+	return out
+}
+
+// notOurs joins the reasons why each of rs is not ours.
+func notOurs(all []judged, rs []ExternalResource) string {
+	var s []string
+	for _, r := range rs {
+		for _, j := range all {
+			if j.r.ID == r.ID && j.v.NotOurs != "" {
+				s = append(s, r.ID+": "+j.v.NotOurs)
+				break
+			}
+		}
+	}
+	if len(s) == 0 {
+		return "no matching UID tag, crossplane tags or intent ID"
+	}
+	return strings.Join(s, "; ")
 }
 
 func ids(rs []ExternalResource) string {

@@ -23,6 +23,9 @@ func candidate(deleted bool) *Candidate {
 			ID:       journal.ID{1},
 			Resource: journal.ResourceRef{Kind: "Network", Name: "vpc", UID: "u1"},
 			State:    journal.StateDispatched,
+			// Begun before every fixture time, so crossplane tags prove
+			// ownership where no UID tag was sent.
+			CreatedAt: t0,
 		},
 	}
 	if deleted {
@@ -38,9 +41,9 @@ func candidate(deleted bool) *Candidate {
 }
 
 var (
-	t1, t2, t3 = time.Unix(100, 0), time.Unix(200, 0), time.Unix(300, 0)
-	ourTags    = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}
-	theirTags  = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "other"}
+	t0, t1, t2, t3 = time.Unix(10, 0), time.Unix(100, 0), time.Unix(200, 0), time.Unix(300, 0)
+	ourTags        = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}
+	theirTags      = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "other"}
 )
 
 func TestDecide(t *testing.T) {
@@ -64,7 +67,7 @@ func TestDecide(t *testing.T) {
 		"OneOurs":         {"one proven ours is adopted", false, []ExternalResource{ours("net-1", t1)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", nil},
 		"OneTheirs":       {"a different providerconfig tag is not ours", false, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
 		"UntaggedSameKey": {"a same-name resource without tags is not ours", false, []ExternalResource{{ID: "rs-x"}}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
-		"SeveralOldest":   {"the oldest proven copy is adopted, later copies are orphans", false, []ExternalResource{ours("net-3", t3), ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", []string{"net-2", "net-3"}},
+		"SeveralOldest":   {"the first copy made after the intent began is adopted, later copies are orphans", false, []ExternalResource{ours("net-3", t3), ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", []string{"net-2", "net-3"}},
 		"OursAndTheirs":   {"a foreign match beside ours does not block adoption", false, []ExternalResource{theirs, ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-2", nil},
 		"DeletedOurs":     {"ours left by a deleted MR are orphans", true, []ExternalResource{ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeOrphan, ReasonMRDeleted, "", []string{"net-1", "net-2"}},
 		"DeletedNothing":  {"a deleted MR that created nothing is cleared", true, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
@@ -74,7 +77,7 @@ func TestDecide(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			d := Decide(candidate(tc.deleted), tc.found, tc.err, tc.mode)
+			d := Decide(candidate(tc.deleted), tc.found, tc.err, Rules{Mode: tc.mode})
 			if d.Outcome != tc.wantOutcome || d.Reason != tc.wantReason {
 				t.Errorf("%s\nDecide: %s/%s, want %s/%s", tc.reason, d.Outcome, d.Reason, tc.wantOutcome, tc.wantReason)
 			}
@@ -112,8 +115,11 @@ func TestOwned(t *testing.T) {
 	}{
 		"IntentIDTag":   {ExternalResource{ID: "n", Tags: map[string]string{TagIntentID: journal.ID{1}.String()}}, nil, ProofIntentID},
 		"RecordedID":    {ExternalResource{ID: "net-9"}, func(c *Candidate) { c.Intent.State, c.Intent.Outcome.ExternalName = journal.StateSucceeded, "net-9" }, ProofRecordedID},
-		"Tags":          {ExternalResource{ID: "n", Tags: ourTags}, nil, ProofTags},
-		"TagsExtraOK":   {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default", "team": "a"}}, nil, ProofTags},
+		"Tags":          {ExternalResource{ID: "n", Tags: ourTags, CreatedAt: t1}, nil, ProofTags},
+		"TagsNoTime":    {ExternalResource{ID: "n", Tags: ourTags}, nil, ProofTagsUntimed},
+		"TagsExtraOK":   {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default", "team": "a"}, CreatedAt: t1}, nil, ProofTags},
+		"UIDTag":        {ExternalResource{ID: "n", Tags: map[string]string{TagUID: "u1"}}, nil, ProofUID},
+		"OtherUIDTag":   {ExternalResource{ID: "n", Tags: map[string]string{TagUID: "u2", TagIntentID: journal.ID{1}.String()}}, nil, ""},
 		"NameOnly":      {ExternalResource{ID: "vpc"}, nil, ""},
 		"OtherName":     {ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "other", TagCrossplaneProviderConfig: "default"}}, nil, ""},
 		"OtherIntentID": {ExternalResource{ID: "n", Tags: map[string]string{TagIntentID: journal.ID{2}.String()}}, nil, ""},
@@ -190,5 +196,10 @@ func TestExpectedTags(t *testing.T) {
 	want[TagCrossplaneProviderConfig] = "pc2"
 	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
 		t.Errorf("from the lookup keys of a deleted MR (-want +got):\n%s", diff)
+	}
+	c.Intent.LookupKeys[TagCrossplaneNamespace] = "team-a"
+	want[TagCrossplaneNamespace] = "team-a"
+	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
+		t.Errorf("with a recorded namespace tag (-want +got):\n%s", diff)
 	}
 }

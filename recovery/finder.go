@@ -19,9 +19,19 @@ const (
 	TagCrossplaneKind           = "crossplane-kind"
 	TagCrossplaneName           = "crossplane-name"
 	TagCrossplaneProviderConfig = "crossplane-providerconfig"
+	// TagCrossplaneNamespace is the namespace of a namespaced managed
+	// resource (crossplane-runtime v2). It is compared only when the
+	// intent's lookup keys recorded it.
+	TagCrossplaneNamespace = "crossplane-namespace"
 	// TagIntentID carries the intent ID of the create that made the
 	// resource, where the adapter can add it.
 	TagIntentID = "intentjournal-intent-id"
+	// TagUID carries the UID of the managed resource whose create made the
+	// resource. The adapter's tagger writes it beside the crossplane tags,
+	// before the create, so it is sent with the create. Unlike the
+	// crossplane tags, no other managed resource, in this cluster or any
+	// other, has the same value.
+	TagUID = "intentjournal-uid"
 )
 
 // Candidate is one unsettled create to resolve.
@@ -52,7 +62,7 @@ func (c *Candidate) Deleted() bool { return c.Object == nil }
 // from the managed resource the way crossplane-runtime derives them.
 func (c *Candidate) ExpectedTags() map[string]string {
 	out := map[string]string{}
-	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig} {
+	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig, TagCrossplaneNamespace} {
 		if v, ok := c.Intent.LookupKeys[k]; ok && v != "" {
 			out[k] = v
 		}
@@ -78,9 +88,17 @@ type ExternalResource struct {
 	ID string
 	// Tags are the resource's tags or labels, where the kind has them.
 	Tags map[string]string
-	// CreatedAt is when the cloud created it, if known. Among several copies
-	// the oldest is adopted.
+	// CreatedAt is when the cloud created it, if the cloud says. A resource
+	// created before the create began is never proven ours by crossplane
+	// tags alone; one with no creation time is proven by them only weakly
+	// (see Judge).
 	CreatedAt time.Time
+	// MatchedByTags is true when the Finder found the resource by tags
+	// alone, not by a key the create needs (NewTagFinder sets it). A
+	// look-alike found that way does not stand in the create's way: with
+	// nothing of ours beside it, the intent is cleared and the create runs,
+	// where a resource holding the natural key is a conflict.
+	MatchedByTags bool
 }
 
 // Finder looks up the cloud resources that a candidate's create may have
@@ -131,7 +149,11 @@ func NewTagFinder(list TagLister) Finder {
 		if tags[TagCrossplaneName] == "" || tags[TagCrossplaneKind] == "" {
 			return nil, fmt.Errorf("cannot look up %s by tags: the crossplane-kind and crossplane-name tags are unknown", c.Intent.Resource)
 		}
-		return list(ctx, tags)
+		found, err := list(ctx, tags)
+		for i := range found {
+			found[i].MatchedByTags = true
+		}
+		return found, err
 	})
 }
 
@@ -183,44 +205,6 @@ func SpecFields(fields ...string) KeyFunc {
 		}
 		return out, nil
 	}
-}
-
-// Proof says why a found resource is known to be ours.
-type Proof string
-
-// Proofs, strongest first. An empty Proof means ownership is not proven.
-const (
-	// ProofIntentID: the resource carries this intent's ID tag.
-	ProofIntentID Proof = "IntentID"
-	// ProofRecordedID: the journal recorded this ID as the create's result.
-	ProofRecordedID Proof = "RecordedID"
-	// ProofTags: the resource carries the crossplane-kind, -name and (when
-	// known) -providerconfig tags of this managed resource.
-	ProofTags Proof = "CrossplaneTags"
-)
-
-// Owned returns how r is proven to be the resource c's create made, or ""
-// when it is not. A matching name alone never proves ownership: a resource
-// created outside Crossplane may share it.
-func Owned(c *Candidate, r ExternalResource) Proof {
-	if !c.Intent.ID.IsZero() && r.Tags[TagIntentID] == c.Intent.ID.String() {
-		return ProofIntentID
-	}
-	if id := c.Intent.Outcome.ExternalName; id != "" && id == r.ID && c.Intent.State == journal.StateSucceeded {
-		return ProofRecordedID
-	}
-	want := c.ExpectedTags()
-	if want[TagCrossplaneKind] == "" || want[TagCrossplaneName] == "" {
-		return ""
-	}
-	for k, v := range want {
-		if r.Tags[k] != v {
-			return ""
-		}
-	}
-	// A different intent-ID tag means another create attempt of the same
-	// managed resource made it: still ours, as the tags prove.
-	return ProofTags
 }
 
 func cloneTags(m map[string]string) map[string]string { return maps.Clone(m) }

@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -12,13 +13,20 @@ import (
 // runs from annotations alone (annotation-only mode), and the note belongs in
 // the report's Source.Notes. An empty path means annotation-only mode by
 // choice, with no note.
-func OpenJournal(path string, opts ...journal.Option) (*journal.Journal, string) {
+//
+// A journal bound to another cluster (journal.WithCluster) is the one
+// failure it returns as an error: the pass was pointed at the wrong
+// cluster or the wrong volume, and its intents must not be resolved here.
+func OpenJournal(path string, opts ...journal.Option) (*journal.Journal, string, error) {
 	if path == "" {
-		return nil, ""
+		return nil, "", nil
 	}
 	j, err := journal.Open(path, opts...)
-	if err != nil {
-		return nil, fmt.Sprintf("journal unusable, recovering from annotations only: %v", err)
+	switch {
+	case errors.Is(err, journal.ErrWrongCluster):
+		return nil, "", err
+	case err != nil:
+		return nil, fmt.Sprintf("journal unusable, recovering from annotations only: %v", err), nil
 	}
-	return j, ""
+	return j, "", nil
 }

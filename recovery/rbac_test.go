@@ -297,9 +297,13 @@ func (e *env) actAs(ctx context.Context, t *testing.T, name string, role *rbacv1
 	// grants the role's first rule.
 	if len(role.Rules) > 0 {
 		r := role.Rules[0]
-		e.waitAllowed(ctx, t, id.user, authorizationv1.ResourceAttributes{
+		attrs := authorizationv1.ResourceAttributes{
 			Namespace: "default", Verb: r.Verbs[0], Group: r.APIGroups[0], Resource: r.Resources[0],
-		})
+		}
+		if len(r.ResourceNames) > 0 {
+			attrs.Name = r.ResourceNames[0]
+		}
+		e.waitAllowed(ctx, t, id.user, attrs)
 	}
 	return id
 }

@@ -90,10 +90,30 @@ func tags(kind, name string) map[string]string {
 	}
 }
 
+// uidTags are the tags a create of the managed resource uid sends when the
+// adapter's Tagger wrote its tags: crossplane's plus the UID tag.
+func uidTags(kind, name string, uid types.UID) map[string]string {
+	t := tags(kind, name)
+	t[recovery.TagUID] = string(uid)
+	return t
+}
+
 // begin creates the managed resource obj as a crashed provider left it:
 // external-create-pending set, no external name, and a journal intent with
 // the lookup keys of the wrapper.
 func (e *env) begin(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
+	e.t.Helper()
+	return e.beginWith(ctx, obj, kind, keys, false)
+}
+
+// beginUIDTagged is begin for a create that sent the UID tag, as one whose
+// tags the adapter's Tagger wrote does.
+func (e *env) beginUIDTagged(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
+	e.t.Helper()
+	return e.beginWith(ctx, obj, kind, keys, true)
+}
+
+func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, keys map[string]string, uidTag bool) journal.Intent {
 	e.t.Helper()
 	if err := e.cluster.Client.Create(ctx, obj); err != nil {
 		e.t.Fatal(err)
@@ -106,6 +126,7 @@ func (e *env) begin(ctx context.Context, obj client.Object, kind string, keys ma
 		Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
 		LookupKeys: lk,
 		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
+		UIDTag:     uidTag,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -372,7 +393,7 @@ func TestDecisionTable(t *testing.T) {
 		nw := testbed.NewNetwork("gone-delete", "10.4.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
 		resolved = append(resolved, nw.GetUID())
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-delete", Tags: tags("Network", "gone-delete")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-delete", Tags: uidTags("Network", "gone-delete", nw.GetUID())})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +406,161 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, err := fc.GetNetwork(ctx, made.ID); !errors.Is(err, fakecloud.ErrNotFound) {
-			t.Errorf("under delete-orphans a proven orphan must be deleted; GetNetwork: %v", err)
+			t.Errorf("under delete-orphans an orphan proven by its UID tag must be deleted; GetNetwork: %v", err)
+		}
+	})
+
+	t.Run("DeletedMRTagsOnlyOrphanKept", func(t *testing.T) {
+		// Crossplane tags alone never delete: any cluster with the same
+		// manifests writes the same ones.
+		nw := testbed.NewNetwork("gone-tags-only", "10.4.1.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-tags-only", Tags: tags("Network", "gone-tags-only")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Summary.Orphan != 1 || rep.Entries[0].Found[0].Proof != string(recovery.ProofTags) {
+			t.Errorf("report %+v, want one orphan proven by crossplane tags", rep.Entries)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); err != nil {
+			t.Errorf("an orphan proven by crossplane tags alone was deleted: %v", err)
+		}
+	})
+
+	t.Run("LookAlikeOnlyNameKeyedConflicts", func(t *testing.T) {
+		// Another cluster's RecordSet with this MR's name, zone and
+		// crossplane tags, made before the MR existed.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-la", Name: "www-la", Type: "A", RRDatas: []string{"192.0.2.7"}, Tags: tags("RecordSet", "www-la")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-la", "zone-la")
+		e.beginUIDTagged(ctx, rs, "RecordSet", map[string]string{"zone": "zone-la", "name": "www-la"})
+		resolved = append(resolved, rs.GetUID())
+		o := e.options(rs.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonLookAlike {
+			t.Fatalf("entries %+v, want one conflict %s", rep.Entries, recovery.ReasonLookAlike)
+		}
+		if f := rep.Entries[0].Found; len(f) != 1 || !f[0].LookAlike || f[0].Owned || f[0].NotOurs == "" {
+			t.Errorf("found %+v, want the look-alike marked not ours, with why", f)
+		}
+		if a := rep.Entries[0].Action; !strings.Contains(a, theirs.ID) || !strings.Contains(a, "Do not adopt") {
+			t.Errorf("action %q must name the look-alike and warn against adopting it", a)
+		}
+		a := e.annotations(ctx, rs)
+		if a[recovery.AnnotationPaused] != "true" || a[recovery.AnnotationExternalName] != "" {
+			t.Errorf("annotations %v: want paused and no external name", a)
+		}
+		if got, err := fc.GetRecordSet(ctx, theirs.ID); err != nil || got.ID != theirs.ID {
+			t.Errorf("the look-alike was touched: %v", err)
+		}
+		if r := e.eventReasons(ctx, "www-la"); !contains(r, recovery.EventConflict) {
+			t.Errorf("events %v, want %s", r, recovery.EventConflict)
+		}
+	})
+
+	t.Run("LookAlikeBesideOursAdoptsOurs", func(t *testing.T) {
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: tags("Network", "vpc-la")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nw := testbed.NewNetwork("vpc-la", "10.6.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		ours, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: uidTags("Network", "vpc-la", nw.GetUID())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != ours.ID {
+			t.Errorf("external-name %q, want our own %s, never the older look-alike %s", got, ours.ID, theirs.ID)
+		}
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got): the look-alike is no orphan of ours\n%s", diff)
+		}
+		look := map[string]bool{}
+		for _, f := range rep.Entries[0].Found {
+			look[f.ID] = f.LookAlike
+		}
+		if diff := cmp.Diff(map[string]bool{theirs.ID: true, ours.ID: false}, look); diff != "" {
+			t.Errorf("look-alike marks (-want +got):\n%s", diff)
+		}
+		if _, err := fc.GetNetwork(ctx, theirs.ID); err != nil {
+			t.Errorf("the look-alike was deleted under delete-orphans: %v", err)
+		}
+		if r := e.eventReasons(ctx, "vpc-la"); !contains(r, recovery.EventLookAlike) {
+			t.Errorf("events %v, want %s", r, recovery.EventLookAlike)
+		}
+	})
+
+	t.Run("LookAlikeOnlyIDKeyedClears", func(t *testing.T) {
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la2", Tags: tags("Network", "vpc-la2")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nw := testbed.NewNetwork("vpc-la2", "10.7.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la2": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got): a look-alike found by tags must not block our create\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationPaused] != "" || a[recovery.AnnotationExternalName] != "" || a[recovery.AnnotationExternalCreatePending] != "" {
+			t.Errorf("annotations %v: want the create free to run, nothing adopted", a)
+		}
+		if !strings.Contains(rep.Entries[0].Action, theirs.ID) {
+			t.Errorf("action %q does not name the look-alike %s", rep.Entries[0].Action, theirs.ID)
+		}
+		if r := e.eventReasons(ctx, "vpc-la2"); !contains(r, recovery.EventLookAlike) {
+			t.Errorf("events %v, want %s", r, recovery.EventLookAlike)
+		}
+	})
+
+	t.Run("PreUpgradeIntentOlderLookAlikeConflicts", func(t *testing.T) {
+		// An intent from before the UID tag: crossplane tags prove
+		// ownership only of a resource created after the create began.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-old", Name: "www-old", Type: "A", RRDatas: []string{"192.0.2.8"}, Tags: tags("RecordSet", "www-old")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+		rs := testbed.NewRecordSet("www-old", "zone-old")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-old", "name": "www-old"})
+		resolved = append(resolved, rs.GetUID())
+		o := e.options(rs.GetUID())
+		o.Policy.ClockSkew = time.Millisecond
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Entries) != 1 || rep.Entries[0].Reason != recovery.ReasonLookAlike || rep.Entries[0].ExternalName != "" {
+			t.Fatalf("entries %+v, want a %s conflict over %s", rep.Entries, recovery.ReasonLookAlike, theirs.ID)
 		}
 	})
 

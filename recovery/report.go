@@ -127,6 +127,10 @@ type Report struct {
 type Source struct {
 	// Cluster is the API server URL or the kubeconfig context.
 	Cluster string `json:"cluster,omitempty"`
+	// ClusterUID identifies the cluster: the UID of its kube-system
+	// namespace (see ClusterID). Intents of another cluster are never
+	// resolved in this one.
+	ClusterUID string `json:"clusterUID,omitempty"`
 	// Journal is the journal path; empty in annotation-only mode.
 	Journal string `json:"journal,omitempty"`
 	// Owner is the replica that ran the recovery pass.
@@ -190,7 +194,8 @@ type Entry struct {
 	Found []Found `json:"found"`
 	// Outcome is the decision.
 	Outcome Outcome `json:"outcome"`
-	// Reason is a short CamelCase machine reason, e.g. "AdoptedByTags".
+	// Reason is a short CamelCase machine reason, e.g. "Adopted", "NotOurs" or
+	// "LookAlikeNotOurs" (the Reason constants).
 	Reason string `json:"reason"`
 	// Message is one human sentence.
 	Message string `json:"message,omitempty"`
@@ -206,10 +211,19 @@ type Found struct {
 	Tags map[string]string `json:"tags,omitempty"`
 	// CreatedAt is when the cloud says the resource was created.
 	CreatedAt time.Time `json:"createdAt,omitzero"`
-	// Owned is true when ownership is proven, by tags or by the intent ID.
+	// Owned is true when ownership is proven (see Proof).
 	Owned bool `json:"owned"`
 	// Adopted is true for the resource bound to the managed resource.
 	Adopted bool `json:"adopted"`
+	// Proof says how ownership is proven: IntentID, RecordedID, UIDTag,
+	// CrossplaneTags or CrossplaneTagsUntimed (weak). Empty when not owned.
+	Proof string `json:"proof,omitempty"`
+	// LookAlike is true for a resource that carries the managed resource's
+	// crossplane tags but is proven not to be its (another cluster's, or
+	// older than the create). It is never adopted, imported or deleted.
+	LookAlike bool `json:"lookAlike,omitempty"`
+	// NotOurs says why a resource that is not owned is not ours.
+	NotOurs string `json:"notOurs,omitempty"`
 }
 
 // NewReport returns an empty report for src, generated at now (kept in UTC).

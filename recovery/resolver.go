@@ -52,6 +52,7 @@ const (
 	EventAdopted   = "IntentAdopted"
 	EventConflict  = "IntentConflict"
 	EventDuplicate = "IntentOrphanedDuplicate"
+	EventLookAlike = "IntentLookAlikeNotOurs"
 )
 
 // Policy tunes a recovery pass.
@@ -64,8 +65,13 @@ type Policy struct {
 	// journal writes, no deletes, no events.
 	DryRun bool
 	// DeleteOrphans deletes orphaned cloud resources whose ownership is
-	// proven, through the kind's Deleter. Off by default.
+	// strongly proven (Proof.Strong: a UID tag, intent ID or recorded ID,
+	// never crossplane tags alone), through the kind's Deleter. Off by
+	// default. Look-alikes are never deleted.
 	DeleteOrphans bool
+	// ClockSkew is how far the cloud's clock may lag the provider's (see
+	// Judge); zero means DefaultClockSkew.
+	ClockSkew time.Duration
 	// Concurrency is how many candidates are resolved at once (default 16).
 	Concurrency int
 	// LookupsPerSecond limits Finder calls across workers (0: unlimited).
@@ -82,6 +88,11 @@ type Policy struct {
 	// 1000) resolved candidates.
 	ProgressInterval time.Duration
 	ProgressEvery    int
+}
+
+// rules returns what Decide applies to the kind gk.
+func (p Policy) rules(gk schema.GroupKind) Rules {
+	return Rules{Mode: p.mode(gk), ClockSkew: p.ClockSkew}
 }
 
 func (p Policy) mode(gk schema.GroupKind) Mode {
@@ -464,7 +475,7 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 			Action:  "configure a finder for this kind, then rerun: intentjournal recover"})
 	}
 	found, err := r.lookup(ctx, finder, c)
-	return r.finish(ctx, c, Decide(c, found, err, r.o.Policy.mode(c.GVK.GroupKind())))
+	return r.finish(ctx, c, Decide(c, found, err, r.o.Policy.rules(c.GVK.GroupKind())))
 }
 
 // read fetches the candidate's managed resource.
@@ -640,7 +651,7 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 		out := make([]Entry, 0, len(d.Orphans))
 		for _, o := range d.Orphans {
 			oe := e
-			oe.Found = []Found{{ID: o.ID, Tags: cloneTags(o.Tags), CreatedAt: o.CreatedAt, Owned: true}}
+			oe.Found = []Found{r.orphanFound(c, o)}
 			out = append(out, oe)
 		}
 		return out
@@ -649,13 +660,19 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 	for _, o := range d.Orphans {
 		out = append(out, Entry{
 			IntentID: id, Resource: c.Intent.Resource, Sources: srcs,
-			Found:   []Found{{ID: o.ID, Tags: cloneTags(o.Tags), CreatedAt: o.CreatedAt, Owned: true}},
+			Found:   []Found{r.orphanFound(c, o)},
 			Outcome: OutcomeOrphan, Reason: ReasonDuplicate,
 			Message: fmt.Sprintf("%s is a later duplicate of %s, which %s adopted", o.ID, d.Adopt.ID, c.Intent.Resource),
 			Action:  fmt.Sprintf("delete the cloud resource %s (or rerun intentjournal recover with --delete-orphans)", o.ID),
 		})
 	}
 	return out
+}
+
+// orphanFound is the report's record of an orphan o of c.
+func (r *Resolver) orphanFound(c *Candidate, o ExternalResource) Found {
+	p := Judge(c, o, r.o.Policy.ClockSkew).Proof
+	return Found{ID: o.ID, Tags: cloneTags(o.Tags), CreatedAt: o.CreatedAt, Owned: true, Proof: string(p)}
 }
 
 // apply carries out a decision: patch the managed resource, delete orphans
@@ -706,6 +723,10 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 	if len(d.Orphans) > 0 {
 		r.deleteOrphans(ctx, c, d)
 	}
+	for _, l := range d.LookAlikes {
+		r.event(c, corev1.EventTypeWarning, EventLookAlike,
+			"Cloud resource %s carries this resource's crossplane tags but is not its; it was left untouched. Find who made it (another cluster pointed at this account, a rebuilt cluster, a person) and delete it there or rename its managed resource", l.ID)
+	}
 	return r.settle(ctx, c, d)
 }
 
@@ -715,7 +736,7 @@ func (r *Resolver) deleteOrphans(ctx context.Context, c *Candidate, d *Decision)
 		if c.Object != nil {
 			r.event(c, corev1.EventTypeWarning, EventDuplicate, "Cloud resource %s is a duplicate left by an interrupted create", o.ID)
 		}
-		if !r.o.Policy.DeleteOrphans || del == nil || Owned(c, o) == "" {
+		if !r.o.Policy.DeleteOrphans || del == nil || !Judge(c, o, r.o.Policy.ClockSkew).Proof.Strong() {
 			continue
 		}
 		if err := del.Delete(ctx, c, o); err != nil {

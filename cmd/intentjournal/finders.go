@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -28,7 +29,11 @@ type finderEnv struct {
 	// ReportOnly kinds must not be changed anywhere: not in the cluster,
 	// and not in a Terraform state (dry run, or policy report-only).
 	ReportOnly func(schema.GroupKind) bool
-	Log        *zap.Logger
+	// AdoptOnTags kinds accept the weak proof of crossplane tags with no
+	// creation time (policy adopt-on-tags); ClockSkew is --clock-skew.
+	AdoptOnTags func(schema.GroupKind) bool
+	ClockSkew   time.Duration
+	Log         *zap.Logger
 
 	// workspaces maps each kind with a terraform finder to its workspace
 	// (set by buildFinders).
@@ -109,7 +114,9 @@ func buildTerraformFinder(gk schema.GroupKind, arg string, env finderEnv) (recov
 		log = zap.NewNop()
 	}
 	reportOnly := env.ReportOnly != nil && env.ReportOnly(gk)
-	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(log.Named("terraform")), terraform.WithReportOnly(reportOnly))
+	adoptOnTags := env.AdoptOnTags != nil && env.AdoptOnTags(gk)
+	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(log.Named("terraform")), terraform.WithReportOnly(reportOnly),
+		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew))
 	if err != nil {
 		return nil, nil, fmt.Errorf("terraform finder of %s: %w", gk, err)
 	}
@@ -313,10 +320,10 @@ func buildFinders(specs []string, kinds []schema.GroupVersionKind, env finderEnv
 func parsePolicy(def string, perKind []string, kinds []schema.GroupVersionKind) (recovery.Mode, map[schema.GroupKind]recovery.Mode, error) {
 	mode := func(s string) (recovery.Mode, error) {
 		switch m := recovery.Mode(s); m {
-		case recovery.ModeAdopt, recovery.ModeReportOnly:
+		case recovery.ModeAdopt, recovery.ModeReportOnly, recovery.ModeAdoptOnTags:
 			return m, nil
 		}
-		return "", usageError("unknown policy %q: want adopt or report-only", s)
+		return "", usageError("unknown policy %q: want adopt, report-only or adopt-on-tags", s)
 	}
 	d := recovery.ModeAdopt
 	if def != "" {

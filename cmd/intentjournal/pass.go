@@ -38,8 +38,9 @@ type passOptions struct {
 	Workspaces []string `name:"workspace" sep:"none" placeholder:"[KIND=]DIR" help:"Terraform workspace of a kind with a terraform finder (repeatable); DIR alone is the default for every terraform kind. Resources proven ours are imported into its state (never under --dry-run or report-only)."`
 	Terraform  string   `name:"terraform" placeholder:"PATH" help:"tofu or terraform (>= 1.5) binary for the terraform finder (default: tofu, else terraform, from PATH)."`
 
-	Policy     string   `name:"policy" enum:"adopt,report-only" default:"adopt" help:"Default policy: adopt resources proven ours, or report-only (never adopt)."`
-	PolicyKind []string `name:"policy-kind" sep:"none" placeholder:"KIND=MODE" help:"Policy of one kind (repeatable), overriding --policy."`
+	Policy     string        `name:"policy" enum:"adopt,report-only,adopt-on-tags" default:"adopt" help:"Default policy: adopt resources proven ours; report-only (never adopt); or adopt-on-tags (also adopt on crossplane tags alone where the cloud reports no creation time: only where no other cluster shares the account)."`
+	ClockSkew  time.Duration `name:"clock-skew" default:"1m" help:"How far the cloud's clock may lag this machine's: a resource created earlier than its create began, less this, is never proven ours by crossplane tags (0: the default, 1m)."`
+	PolicyKind []string      `name:"policy-kind" sep:"none" placeholder:"KIND=MODE" help:"Policy of one kind (repeatable), overriding --policy."`
 
 	Concurrency      int           `name:"concurrency" default:"16" help:"Intents resolved at once."`
 	LookupTimeout    time.Duration `name:"lookup-timeout" default:"30s" help:"Bound on one cloud lookup; a lookup that times out leaves its intent unresolved."`
@@ -93,15 +94,19 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 	if err != nil {
 		return err
 	}
-	reportOnly := func(gk schema.GroupKind) bool {
-		mode, ok := modes[gk]
-		if !ok {
-			mode = def
+	if o.ClockSkew < 0 {
+		return usageError("--clock-skew must not be negative, got %s", o.ClockSkew)
+	}
+	modeOf := func(gk schema.GroupKind) recovery.Mode {
+		if mode, ok := modes[gk]; ok {
+			return mode
 		}
-		return m.dryRun || mode == recovery.ModeReportOnly
+		return def
 	}
 	finders, deleters, err := buildFinders(o.Finder, kinds, finderEnv{
-		Workspaces: o.Workspaces, TerraformPath: o.Terraform, ReportOnly: reportOnly, Log: o.log,
+		Workspaces: o.Workspaces, TerraformPath: o.Terraform, Log: o.log, ClockSkew: o.ClockSkew,
+		ReportOnly:  func(gk schema.GroupKind) bool { return m.dryRun || modeOf(gk) == recovery.ModeReportOnly },
+		AdoptOnTags: func(gk schema.GroupKind) bool { return modeOf(gk) == recovery.ModeAdoptOnTags },
 	})
 	if err != nil {
 		return err
@@ -120,13 +125,18 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		host, _ := os.Hostname()
 		o.owner = journal.Owner{Replica: "intentjournal-cli:" + host, Epoch: journal.NewEpoch(o.now())}
 	}
-	src := recovery.Source{Cluster: cluster, Owner: o.owner}
+	clusterID, err := recovery.ClusterID(ctx, c)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cluster, err)
+	}
+	o.owner.Cluster = clusterID
+	src := recovery.Source{Cluster: cluster, ClusterUID: clusterID, Owner: o.owner}
 	var j *journal.Journal
 	if o.Journal != "" {
 		if _, err := os.Stat(o.Journal); err != nil {
 			return fmt.Errorf("cannot use --journal %s: %w (omit --journal to recover from annotations only)", o.Journal, err)
 		}
-		jopts := []journal.Option{journal.WithLogger(o.log), journal.WithLockTimeout(o.LockTimeout)}
+		jopts := []journal.Option{journal.WithLogger(o.log), journal.WithLockTimeout(o.LockTimeout), journal.WithCluster(clusterID)}
 		if m.readOnlyJournal {
 			jopts = append(jopts, journal.WithReadOnly())
 		} else {
@@ -134,7 +144,10 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 			jopts = append(jopts, journal.WithHolder(fmt.Sprintf("intentjournal recover, pid %d on host %s", os.Getpid(), host)))
 		}
 		var note string
-		j, note = recovery.OpenJournal(o.Journal, jopts...)
+		j, note, err = recovery.OpenJournal(o.Journal, jopts...)
+		if err != nil {
+			return fmt.Errorf("cannot use --journal %s against %s: %w", o.Journal, cluster, err)
+		}
 		if note != "" {
 			o.log.Warn("journal unusable; recovering from annotations only", zap.String("journal", o.Journal), zap.String("note", note))
 			src.Notes = append(src.Notes, note)
@@ -151,6 +164,7 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		Concurrency:      o.Concurrency,
 		LookupsPerSecond: o.LookupsPerSecond,
 		LookupTimeout:    o.LookupTimeout,
+		ClockSkew:        o.ClockSkew,
 	}
 	if o.progress {
 		policy.ProgressInterval = time.Second

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap/zaptest"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
@@ -131,6 +132,11 @@ func newCrashed(t *testing.T) *crashed {
 	for name, id := range c.cloudID {
 		c.norm.literal(id, "CLOUD-"+strings.ToUpper(name))
 	}
+	cid, err := recovery.ClusterID(ctx, c.cluster.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.norm.literal(cid, "CLUSTER-UID")
 	c.norm.literal(c.journal, "JOURNAL")
 	c.norm.pattern(`https?://127\.0\.0\.1:[0-9]+`, "https://127.0.0.1:PORT")
 	c.norm.pattern(`"createdAt": "[^"]+"`, `"createdAt": "CREATED-AT"`)
@@ -368,4 +374,40 @@ func TestReportAndRecover(t *testing.T) {
 			t.Errorf("recover created the missing journal %s", o.Journal)
 		}
 	})
+}
+
+// TestRecoverRefusesAnotherClustersJournal: a journal bound to another
+// cluster is an error naming both clusters, never a fall-back to
+// annotations, and the journal keeps its binding.
+func TestRecoverRefusesAnotherClustersJournal(t *testing.T) {
+	c := newCrashed(t)
+	ctx := context.Background()
+	j, err := journal.Open(c.journal, journal.WithCluster("another-cluster"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	before := c.snapshot(t)
+	var out bytes.Buffer
+	err = runRecover(ctx, &out, recoverOptions{passOptions: c.passOpts(t, formatJSON)})
+	if exitCode(err) != exitError || !strings.Contains(err.Error(), "another-cluster") || !strings.Contains(err.Error(), "nothing was changed") {
+		t.Fatalf("recover with another cluster's journal: %v (exit %d), want exit 1 naming it", err, exitCode(err))
+	}
+	if diff := cmp.Diff(before, c.snapshot(t)); diff != "" {
+		t.Errorf("the refused pass changed something (-before +after):\n%s", diff)
+	}
+}
+
+// TestPolicyFlags: adopt-on-tags is a policy, a negative skew is a usage
+// error.
+func TestPolicyFlags(t *testing.T) {
+	if _, _, err := parsePolicy("adopt-on-tags", []string{"Network=adopt-on-tags"}, []schema.GroupVersionKind{{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "Network"}}); err != nil {
+		t.Errorf("parsePolicy(adopt-on-tags): %v", err)
+	}
+	o := passOptions{Concurrency: 1, LookupTimeout: time.Second, ClockSkew: -time.Second, Kind: testKinds, outputFlag: outputFlag{Output: formatJSON}}
+	if err := runPass(context.Background(), &bytes.Buffer{}, o, passMode{}); exitCode(err) != exitUsage || !strings.Contains(err.Error(), "--clock-skew") {
+		t.Errorf("--clock-skew -1s: %v (exit %d), want a usage error naming the flag", err, exitCode(err))
+	}
 }

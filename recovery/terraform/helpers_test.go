@@ -81,9 +81,12 @@ func candidate(i int, id string) *recovery.Candidate {
 	}
 }
 
-// ourTags are the crossplane tags the create of c would have set.
+// ourTags are the tags the create of c would have set: crossplane's and
+// intentjournal's UID tag (the adapter's Tagger writes both).
 func ourTags(c *recovery.Candidate) map[string]string {
-	return c.ExpectedTags()
+	t := c.ExpectedTags()
+	t[recovery.TagUID] = c.Intent.Resource.UID
+	return t
 }
 
 // createNetwork creates a network in the fake cloud and returns its ID.

@@ -296,15 +296,17 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 	return results, nil
 }
 
-// classify sets a found resource's status by recovery.Owned. A resource of
+// classify sets a found resource's status by recovery.Judge. A resource of
 // a deleted managed resource is an orphan for recovery to report, never
-// adopted into the workspace: it is Found, not Imported.
+// adopted into the workspace: it is Found, not Imported; so is one proven
+// only weakly, unless WithAdoptOnTags. A look-alike, or anything else not
+// ours, is a conflict and never imported.
 func (im *Importer) classify(r *Result, found recovery.ExternalResource) {
 	r.Resource = &found
-	if p := recovery.Owned(r.Candidate, found); p != "" {
+	if p := recovery.Judge(r.Candidate, found, im.o.clockSkew).Proof; p != "" {
 		r.Proof = p
 		r.Status = StatusImported
-		if im.o.reportOnly || r.Candidate.Deleted() {
+		if im.o.reportOnly || r.Candidate.Deleted() || p.Weak() && !im.o.adoptOnTags {
 			r.Status = StatusFound
 		}
 		return

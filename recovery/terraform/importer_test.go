@@ -58,8 +58,8 @@ func TestImportBatchHalfExisting(t *testing.T) {
 		if rr.Candidate != cands[i] {
 			t.Fatalf("result %d belongs to another candidate", i)
 		}
-		if rr.Status == StatusImported && (rr.Proof != recovery.ProofTags || rr.AlreadyInState || rr.Resource.ID != cands[i].Intent.ExternalName) {
-			t.Errorf("%s: imported with proof %q, already-in-state %v, ID %s; want CrossplaneTags, false, %s", rr.Address, rr.Proof, rr.AlreadyInState, rr.Resource.ID, cands[i].Intent.ExternalName)
+		if rr.Status == StatusImported && (rr.Proof != recovery.ProofUID || rr.AlreadyInState || rr.Resource.ID != cands[i].Intent.ExternalName) {
+			t.Errorf("%s: imported with proof %q, already-in-state %v, ID %s; want UIDTag, false, %s", rr.Address, rr.Proof, rr.AlreadyInState, rr.Resource.ID, cands[i].Intent.ExternalName)
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -139,7 +139,7 @@ func TestForeignResourceIsConflict(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			found, err := im.Finder().Find(ctx, c)
-			d := recovery.Decide(c, found, err, recovery.ModeAdopt)
+			d := recovery.Decide(c, found, err, recovery.Rules{Mode: recovery.ModeAdopt})
 			mu.Lock()
 			defer mu.Unlock()
 			decisions[c.Intent.Resource.Name] = d.Outcome
@@ -193,8 +193,8 @@ func TestReportOnlyLeavesStateAlone(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ImportBatch: %v", err)
 	}
-	if res[0].Status != StatusFound || res[0].Proof != recovery.ProofTags {
-		t.Errorf("report-only: got %s (%s), want Found (CrossplaneTags)", res[0].Status, res[0].Proof)
+	if res[0].Status != StatusFound || res[0].Proof != recovery.ProofUID {
+		t.Errorf("report-only: got %s (%s), want Found (UIDTag)", res[0].Status, res[0].Proof)
 	}
 	if ids := stateIDs(t, im); len(ids) != 0 {
 		t.Errorf("report-only must not import; state holds %v", ids)
@@ -531,5 +531,55 @@ func TestFailingReadsAreBoundedAndRetried(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[Status]int{StatusImported: len(cands)}, statuses(res)); diff != "" {
 		t.Errorf("Once the cloud answers again, every candidate must be imported; -want, +got:\n%s", diff)
+	}
+}
+
+// TestLookAlikesAndWeakProof: Terraform state has no creation time, so a
+// resource proven by crossplane tags alone is weak, and is imported only
+// WithAdoptOnTags; one naming another managed resource's UID is a conflict
+// and never enters the state, whatever the policy.
+func TestLookAlikesAndWeakProof(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	for _, adoptOnTags := range []bool{false, true} {
+		t.Run(fmt.Sprintf("AdoptOnTags=%v", adoptOnTags), func(t *testing.T) {
+			im := r.importer(t, WithAdoptOnTags(adoptOnTags))
+			base := 100
+			if adoptOnTags {
+				base = 200
+			}
+			lookAlike, weak := candidate(base+1, ""), candidate(base+2, "")
+			theirs := lookAlike.ExpectedTags()
+			theirs[recovery.TagUID] = "uid-of-the-same-manifest-in-another-cluster"
+			lookAlike.Intent.ExternalName = createNetwork(t, r.fc.Client, lookAlike.Intent.Resource.Name, theirs)
+			weak.Intent.ExternalName = createNetwork(t, r.fc.Client, weak.Intent.Resource.Name, weak.ExpectedTags())
+			res, err := im.ImportBatch(ctx, []*recovery.Candidate{lookAlike, weak})
+			if err != nil {
+				t.Fatalf("ImportBatch: %v", err)
+			}
+			wantWeak := StatusFound
+			var wantState []string
+			if adoptOnTags {
+				wantWeak, wantState = StatusImported, []string{weak.Intent.ExternalName}
+			}
+			got := map[string]string{}
+			for _, rr := range res {
+				got[rr.Candidate.Intent.Resource.Name] = string(rr.Status) + "/" + string(rr.Proof)
+			}
+			want := map[string]string{
+				lookAlike.Intent.Resource.Name: string(StatusConflict) + "/",
+				weak.Intent.Resource.Name:      string(wantWeak) + "/" + string(recovery.ProofTagsUntimed),
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("status/proof (-want +got):\n%s", diff)
+			}
+			var inState []string
+			for _, id := range stateIDs(t, im) {
+				inState = append(inState, id)
+			}
+			if diff := cmp.Diff(wantState, inState); diff != "" {
+				t.Errorf("IDs in state (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

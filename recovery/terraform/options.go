@@ -19,6 +19,8 @@ type options struct {
 	batchSize      int
 	parallelism    int
 	reportOnly     bool
+	adoptOnTags    bool
+	clockSkew      time.Duration
 	targets        bool
 	mirror         string
 	cliConfig      string
@@ -65,6 +67,21 @@ func WithParallelism(n int) Option {
 // the workspace's state is not touched (the report-only policy).
 func WithReportOnly(reportOnly bool) Option {
 	return func(o *options) { o.reportOnly = reportOnly }
+}
+
+// WithAdoptOnTags imports a resource proven ours only by crossplane tags
+// with no creation time (recovery.ProofTagsUntimed), the weak proof that
+// recovery.ModeAdoptOnTags accepts. Without it such a resource is Found,
+// never imported: another cluster with the same manifests may have made it.
+func WithAdoptOnTags(adopt bool) Option {
+	return func(o *options) { o.adoptOnTags = adopt }
+}
+
+// WithClockSkew sets the clock-skew allowance of the ownership check
+// (recovery.Judge); match recovery.Policy.ClockSkew. Default
+// recovery.DefaultClockSkew.
+func WithClockSkew(d time.Duration) Option {
+	return func(o *options) { o.clockSkew = d }
 }
 
 // WithFilesystemMirror installs providers from a filesystem mirror (the

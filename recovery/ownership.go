@@ -1,0 +1,156 @@
+package recovery
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+// DefaultClockSkew is how far the cloud's clock may lag the provider's
+// before a resource of ours looks older than the create that made it. NTP
+// keeps both within a second; a minute covers a node whose clock drifted
+// badly. The allowance matters only where crossplane tags are the best
+// proof (an intent with no UID tag): a look-alike created by another
+// cluster within the allowance before our create began is then taken for
+// ours. See docs/recovery.md, Ownership.
+const DefaultClockSkew = time.Minute
+
+// Proof says why a found resource is known to be ours.
+type Proof string
+
+// Proofs, strongest first. An empty Proof means ownership is not proven.
+const (
+	// ProofIntentID: the resource carries this intent's ID tag.
+	ProofIntentID Proof = "IntentID"
+	// ProofRecordedID: the journal recorded this ID as the create's result.
+	ProofRecordedID Proof = "RecordedID"
+	// ProofUID: the resource carries tag intentjournal-uid equal to the
+	// managed resource's UID, which its create sent.
+	ProofUID Proof = "UIDTag"
+	// ProofTags: the resource carries the crossplane-kind, -name and (when
+	// known) -providerconfig tags of this managed resource, and the cloud
+	// created it after the create began (less the clock-skew allowance).
+	// Only an intent whose create sent no UID tag accepts it.
+	ProofTags Proof = "CrossplaneTags"
+	// ProofTagsUntimed: the crossplane tags match, but the cloud reports no
+	// creation time, so a look-alike made earlier by another cluster cannot
+	// be told apart. It is weak: it adopts only under ModeAdoptOnTags and
+	// never deletes.
+	ProofTagsUntimed Proof = "CrossplaneTagsUntimed"
+)
+
+// proofOrder lists the proofs strongest first.
+var proofOrder = []Proof{ProofIntentID, ProofRecordedID, ProofUID, ProofTags, ProofTagsUntimed}
+
+// rank orders proofs: 0 is the strongest; not proven ranks last.
+func (p Proof) rank() int {
+	for i, q := range proofOrder {
+		if p == q {
+			return i
+		}
+	}
+	return len(proofOrder)
+}
+
+// Strong reports whether p identifies the exact managed resource (its UID)
+// or create (its intent ID, its recorded result): proof enough to delete
+// an orphan. Crossplane tags never are: any cluster with the same
+// manifests writes the same ones.
+func (p Proof) Strong() bool {
+	return p == ProofIntentID || p == ProofRecordedID || p == ProofUID
+}
+
+// Weak reports whether p adopts only under ModeAdoptOnTags.
+func (p Proof) Weak() bool { return p == ProofTagsUntimed }
+
+// Verdict is what Judge concluded about one found resource.
+type Verdict struct {
+	// Proof is how the resource is proven ours; "" when it is not.
+	Proof Proof
+	// LookAlike is true for a resource that carries this managed
+	// resource's crossplane tags but is proven not to be its: it names
+	// another UID, lacks the UID tag its create sent, or was created
+	// before its create began. Another cluster with the same manifests,
+	// a rebuilt cluster, or a person made it. It is never touched.
+	LookAlike bool
+	// NotOurs says, in one sentence, why the resource is not ours; "" for
+	// a resource proven ours.
+	NotOurs string
+}
+
+// Owned returns how r is proven to be the resource c's create made, or ""
+// when it is not, with the default clock-skew allowance. See Judge.
+func Owned(c *Candidate, r ExternalResource) Proof {
+	return Judge(c, r, DefaultClockSkew).Proof
+}
+
+// Judge decides whether r is the resource c's create made. A matching name
+// alone never proves ownership: a resource created outside Crossplane may
+// share it. Neither do crossplane tags alone once the create carried the
+// UID tag, nor for a resource the cloud created before the create began
+// (less skew): another cluster with the same manifests writes the same
+// tags. A resource naming another managed resource's UID is never ours,
+// whatever else it carries.
+func Judge(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
+	if skew <= 0 {
+		skew = DefaultClockSkew
+	}
+	ours := c.Intent.Resource.UID
+	tagged := tagsMatch(c.ExpectedTags(), r.Tags)
+	if uid := r.Tags[TagUID]; uid != "" && uid != ours {
+		return Verdict{LookAlike: tagged, NotOurs: fmt.Sprintf("it carries %s=%s, and this managed resource's UID is %s", TagUID, uid, ours)}
+	}
+	if !c.Intent.ID.IsZero() && r.Tags[TagIntentID] == c.Intent.ID.String() {
+		return Verdict{Proof: ProofIntentID}
+	}
+	if id := c.Intent.Outcome.ExternalName; id != "" && id == r.ID && c.Intent.State == journal.StateSucceeded {
+		return Verdict{Proof: ProofRecordedID}
+	}
+	if ours != "" && r.Tags[TagUID] == ours {
+		return Verdict{Proof: ProofUID}
+	}
+	if !tagged {
+		return Verdict{NotOurs: "it carries neither this managed resource's UID tag nor its crossplane tags"}
+	}
+	if c.Intent.UIDTag {
+		return Verdict{LookAlike: true, NotOurs: fmt.Sprintf("it carries this managed resource's crossplane tags but not %s=%s, which this create sent", TagUID, ours)}
+	}
+	began := c.NotBefore()
+	if r.CreatedAt.IsZero() || began.IsZero() {
+		return Verdict{Proof: ProofTagsUntimed}
+	}
+	if r.CreatedAt.Before(began.Add(-skew)) {
+		return Verdict{LookAlike: true, NotOurs: fmt.Sprintf("the cloud created it at %s, before this create began at %s (allowing %s of clock skew)",
+			r.CreatedAt.UTC().Format(time.RFC3339), began.UTC().Format(time.RFC3339), skew)}
+	}
+	return Verdict{Proof: ProofTags}
+}
+
+// tagsMatch reports whether have carries every expected crossplane tag.
+// Without the kind and name tags nothing matches.
+func tagsMatch(want, have map[string]string) bool {
+	if want[TagCrossplaneKind] == "" || want[TagCrossplaneName] == "" {
+		return false
+	}
+	for k, v := range want {
+		if have[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// NotBefore returns the earliest moment the cloud can have created a
+// resource for this create: when the intent was begun, else (a create no
+// intent explains) when the managed resource was created. It is zero when
+// neither is known.
+func (c *Candidate) NotBefore() time.Time {
+	if !c.Intent.CreatedAt.IsZero() {
+		return c.Intent.CreatedAt
+	}
+	if c.Object != nil {
+		return c.Object.GetCreationTimestamp().Time
+	}
+	return time.Time{}
+}

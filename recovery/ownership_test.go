@@ -1,0 +1,256 @@
+package recovery
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+// TestDecideOwnership is the decision table for look-alikes: cloud
+// resources that carry a managed resource's crossplane tags but that
+// another cluster, a rebuilt cluster or a person made (issue #15).
+func TestDecideOwnership(t *testing.T) {
+	const uid, other = "u1", "u-other-cluster"
+	began := t1
+	withUID := func(tags map[string]string, u string) map[string]string {
+		out := cloneTags(tags)
+		out[TagUID] = u
+		return out
+	}
+	res := func(id string, tags map[string]string, at time.Time, byTags bool) ExternalResource {
+		return ExternalResource{ID: id, Tags: tags, CreatedAt: at, MatchedByTags: byTags}
+	}
+	skew := DefaultClockSkew
+	type row struct {
+		reason     string
+		uidTag     bool // the create sent the UID tag
+		deleted    bool
+		mode       Mode
+		mod        func(*Candidate)
+		found      []ExternalResource
+		outcome    Outcome
+		why        string
+		adopt      string
+		orphans    []string
+		lookAlikes []string
+		proofs     map[string]string // found ID -> proof ("" not ours)
+	}
+	cases := map[string]row{
+		"LookAlikeOnlyByKey": {
+			reason:  "a name-keyed MR whose only match is a look-alike is paused: never adopted",
+			uidTag:  true,
+			found:   []ExternalResource{res("rs-theirs", ourTags, t0, false)},
+			outcome: OutcomeConflict, why: ReasonLookAlike,
+			proofs: map[string]string{"rs-theirs": ""},
+		},
+		"LookAlikeOnlyByTags": {
+			reason:  "an ID-keyed MR whose only match is a look-alike found by tags: nothing of ours exists, the create may run",
+			uidTag:  true,
+			found:   []ExternalResource{res("net-theirs", ourTags, t0, true)},
+			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
+			proofs: map[string]string{"net-theirs": ""},
+		},
+		"LookAlikePlusOurs": {
+			reason: "ours (UID tag) is adopted; the older look-alike is reported, not an orphan of ours",
+			uidTag: true,
+			found: []ExternalResource{
+				res("net-theirs", ourTags, t0, true),
+				res("net-ours", withUID(ourTags, uid), t2, true),
+			},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
+			proofs: map[string]string{"net-theirs": "", "net-ours": string(ProofUID)},
+		},
+		"LookAlikeNewerThanOurs": {
+			reason: "a look-alike made after ours by another cluster, without our UID, is still not ours",
+			uidTag: true,
+			found: []ExternalResource{
+				res("net-ours", withUID(ourTags, uid), t2, true),
+				res("net-theirs", ourTags, t3, true),
+			},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
+			proofs: map[string]string{"net-theirs": "", "net-ours": string(ProofUID)},
+		},
+		"UIDMismatch": {
+			reason:  "a resource naming another UID is never ours, even for an intent from before the UID tag",
+			found:   []ExternalResource{res("net-x", withUID(ourTags, other), t2, true)},
+			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-x"},
+			proofs: map[string]string{"net-x": ""},
+		},
+		"UIDMismatchBeatsRecordedID": {
+			reason: "another UID tag outweighs a recorded ID",
+			mod: func(c *Candidate) {
+				c.Intent.State, c.Intent.Outcome.ExternalName = journal.StateSucceeded, "net-x"
+			},
+			found:   []ExternalResource{res("net-x", withUID(ourTags, other), t2, false)},
+			outcome: OutcomeConflict, why: ReasonLookAlike,
+			proofs: map[string]string{"net-x": ""},
+		},
+		"PreUpgradeTagsAfterBegin": {
+			reason:  "an intent begun before the UID tag existed still adopts on crossplane tags made after it began",
+			found:   []ExternalResource{res("net-1", ourTags, t2, true)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			proofs: map[string]string{"net-1": string(ProofTags)},
+		},
+		"PreUpgradeTagsBeforeBegin": {
+			reason:  "crossplane tags on a resource older than the intent prove nothing: a look-alike",
+			found:   []ExternalResource{res("rs-old", ourTags, t0, false)},
+			outcome: OutcomeConflict, why: ReasonLookAlike,
+			proofs: map[string]string{"rs-old": ""},
+		},
+		"SkewBoundaryInside": {
+			reason:  "created exactly the clock-skew allowance before the intent began: still ours",
+			found:   []ExternalResource{res("net-1", ourTags, began.Add(-skew), true)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			proofs: map[string]string{"net-1": string(ProofTags)},
+		},
+		"SkewBoundaryOutside": {
+			reason:  "created one nanosecond earlier than the allowance: a look-alike",
+			found:   []ExternalResource{res("net-1", ourTags, began.Add(-skew-time.Nanosecond), true)},
+			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
+			proofs: map[string]string{"net-1": ""},
+		},
+		"NoCreationTime": {
+			reason:  "tags alone with no creation time are weak: reported, the create kept blocked",
+			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
+			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			proofs: map[string]string{"net-1": string(ProofTagsUntimed)},
+		},
+		"NoCreationTimeAdoptOnTags": {
+			reason:  "the explicit per-kind policy adopts on the weak proof",
+			mode:    ModeAdoptOnTags,
+			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			proofs: map[string]string{"net-1": string(ProofTagsUntimed)},
+		},
+		"NoCreationTimeUIDTagged": {
+			reason:  "with the UID tag sent, an untimed resource without it is a look-alike, not weak proof",
+			uidTag:  true,
+			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
+			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
+			proofs: map[string]string{"net-1": ""},
+		},
+		"StrongestProofNotOldest": {
+			reason: "choose by proof first: the UID-tagged copy over an older one proven by tags",
+			found: []ExternalResource{
+				res("net-tags", ourTags, t1, true),
+				res("net-uid", withUID(ourTags, uid), t3, true),
+			},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-uid", orphans: []string{"net-tags"},
+			proofs: map[string]string{"net-tags": string(ProofTags), "net-uid": string(ProofUID)},
+		},
+		"AfterIntentBeforeOlder": {
+			reason: "among equal proofs, one made after the intent began beats an older one",
+			uidTag: true,
+			found: []ExternalResource{
+				res("net-early", withUID(ourTags, uid), t0.Add(-time.Hour), true),
+				res("net-after", withUID(ourTags, uid), t2, true),
+			},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-after", orphans: []string{"net-early"},
+			proofs: map[string]string{"net-early": string(ProofUID), "net-after": string(ProofUID)},
+		},
+		"DeletedLookAlike": {
+			reason: "a deleted MR's look-alike is no orphan of ours",
+			uidTag: true, deleted: true,
+			found:   []ExternalResource{res("net-theirs", ourTags, t2, true)},
+			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
+			proofs: map[string]string{"net-theirs": ""},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := candidate(tc.deleted)
+			c.Intent.Resource.UID = uid
+			c.Intent.CreatedAt = began
+			c.Intent.UIDTag = tc.uidTag
+			if tc.mod != nil {
+				tc.mod(c)
+			}
+			d := Decide(c, tc.found, nil, Rules{Mode: tc.mode})
+			if d.Outcome != tc.outcome || d.Reason != tc.why {
+				t.Errorf("%s\nDecide: %s/%s, want %s/%s (%s)", tc.reason, d.Outcome, d.Reason, tc.outcome, tc.why, d.Message)
+			}
+			adopt := ""
+			if d.Adopt != nil {
+				adopt = d.Adopt.ID
+			}
+			if adopt != tc.adopt {
+				t.Errorf("%s\nadopted %q, want %q", tc.reason, adopt, tc.adopt)
+			}
+			if diff := cmp.Diff(tc.orphans, ids2(d.Orphans)); diff != "" {
+				t.Errorf("%s\norphans (-want +got):\n%s", tc.reason, diff)
+			}
+			if diff := cmp.Diff(tc.lookAlikes, ids2(d.LookAlikes)); diff != "" {
+				t.Errorf("%s\nlook-alikes (-want +got):\n%s", tc.reason, diff)
+			}
+			proofs := map[string]string{}
+			for _, f := range d.Found {
+				proofs[f.ID] = f.Proof
+				if f.Owned != (f.Proof != "") {
+					t.Errorf("%s\nfound %s: owned %v with proof %q", tc.reason, f.ID, f.Owned, f.Proof)
+				}
+				if !f.Owned && f.NotOurs == "" {
+					t.Errorf("%s\nfound %s is not ours but the report does not say why", tc.reason, f.ID)
+				}
+			}
+			if diff := cmp.Diff(tc.proofs, proofs); diff != "" {
+				t.Errorf("%s\nproofs (-want +got):\n%s", tc.reason, diff)
+			}
+			if (d.Outcome.NeedsAttention() || len(d.LookAlikes) > 0) && d.Action == "" {
+				t.Errorf("%s\nno action for the operator: %s", tc.reason, d.Message)
+			}
+			for _, l := range d.LookAlikes {
+				if d.Adopt != nil && d.Adopt.ID == l.ID {
+					t.Errorf("%s\nadopted look-alike %s", tc.reason, l.ID)
+				}
+			}
+		})
+	}
+}
+
+// TestProofStrength pins which proofs may delete an orphan.
+func TestProofStrength(t *testing.T) {
+	want := map[Proof]bool{ProofIntentID: true, ProofRecordedID: true, ProofUID: true, ProofTags: false, ProofTagsUntimed: false, "": false}
+	for p, strong := range want {
+		if p.Strong() != strong {
+			t.Errorf("%q.Strong() = %v, want %v", p, p.Strong(), strong)
+		}
+	}
+	if !ProofTagsUntimed.Weak() || ProofTags.Weak() {
+		t.Error("only CrossplaneTagsUntimed is weak")
+	}
+}
+
+func ids2(rs []ExternalResource) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// TestOpenJournalWrongCluster: a journal of another cluster is an error,
+// never the silent fall-back to annotations that a locked one gets.
+func TestOpenJournalWrongCluster(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(path, journal.WithCluster("cluster-a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	j, note, err := OpenJournal(path, journal.WithCluster("cluster-b"))
+	if j != nil || note != "" || !errors.Is(err, journal.ErrWrongCluster) {
+		t.Errorf("OpenJournal from another cluster = %v, %q, %v; want nil, \"\", ErrWrongCluster", j, note, err)
+	}
+	j, note, err = OpenJournal(path, journal.WithCluster("cluster-a"))
+	if j == nil || note != "" || err != nil {
+		t.Fatalf("OpenJournal from its own cluster = %v, %q, %v", j, note, err)
+	}
+	_ = j.Close()
+}
