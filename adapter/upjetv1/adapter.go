@@ -40,6 +40,12 @@ type Config struct {
 	// (default journal.NewEpoch(time.Now())). Set it when the same epoch
 	// must also go into a Lease's holderIdentity before Setup runs.
 	Epoch string
+	// ClusterID identifies the cluster the provider serves (default: the
+	// UID of its kube-system namespace, read with recovery.ClusterID, which
+	// needs get on namespaces/kube-system). It goes into every intent's
+	// owner and the recovery report, and binds the journal: a journal
+	// written for another cluster is refused, naming both.
+	ClusterID string
 	// Kinds are the managed kinds the recovery pass scans for intent
 	// annotations and incomplete creates.
 	Kinds []schema.GroupVersionKind
@@ -190,14 +196,23 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 	if c.Epoch == "" {
 		c.Epoch = journal.NewEpoch(time.Now())
 	}
-	owner := journal.Owner{Replica: c.Replica, Shard: c.Shard, Epoch: c.Epoch}
 	kube, err := client.New(mgr.GetConfig(), client.Options{Scheme: mgr.GetScheme(), Mapper: mgr.GetRESTMapper()})
 	if err != nil {
 		return nil, fmt.Errorf("cannot create the recovery's API client: %w", err)
 	}
+	if c.ClusterID == "" {
+		ctx, cancel := context.WithTimeout(context.Background(), clusterIDTimeout)
+		c.ClusterID, err = recovery.ClusterID(ctx, kube)
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("cannot set up intentjournal: %w", err)
+		}
+	}
+	owner := journal.Owner{Replica: c.Replica, Shard: c.Shard, Epoch: c.Epoch, Cluster: c.ClusterID}
 	var j *journal.Journal
 	if !c.AnnotationOnly {
 		j, err = journal.Open(c.JournalPath,
+			journal.WithCluster(c.ClusterID),
 			journal.WithLogger(log.Named("journal")),
 			journal.WithCommitObserver(m.observeCommit),
 			journal.WithLockTimeout(c.LockTimeout),
@@ -215,7 +230,7 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		Policy:   c.Policy,
 		Recorder: mgr.GetEventRecorderFor("intentjournal"),
 		Logger:   log,
-		Source:   recovery.Source{Cluster: mgr.GetConfig().Host, Owner: owner},
+		Source:   recovery.Source{Cluster: mgr.GetConfig().Host, ClusterUID: c.ClusterID, Owner: owner},
 		Scope:    c.Scope,
 		Selector: c.Selector,
 	}
@@ -265,6 +280,9 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		zap.String("journal", c.JournalPath), zap.Stringer("owner", owner), zap.Int("kinds", len(c.Kinds)))
 	return a, nil
 }
+
+// clusterIDTimeout bounds Setup's read of the cluster's identity.
+const clusterIDTimeout = 30 * time.Second
 
 // closeJournal closes j, if any, on a failed Setup.
 func closeJournal(j *journal.Journal) {

@@ -63,6 +63,7 @@ func TestObserveFinder(t *testing.T) {
 	ours := map[string]string{
 		recovery.TagCrossplaneKind: "network.fakecloud.intentjournal.io", recovery.TagCrossplaneName: "observed",
 		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
+		recovery.TagUID:                      string(mr.GetUID()),
 	}
 	made, err := cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "observed", CIDRBlock: "10.20.0.0/16", Tags: ours})
 	if err != nil {
@@ -81,8 +82,8 @@ func TestObserveFinder(t *testing.T) {
 		if err != nil || len(found) != 1 || found[0].ID != made.ID {
 			t.Fatalf("Find = %+v, %v; want %s", found, err, made.ID)
 		}
-		if p := recovery.Owned(c, found[0]); p != recovery.ProofTags {
-			t.Errorf("Owned = %q with observed tags %v, want %s", p, found[0].Tags, recovery.ProofTags)
+		if p := recovery.Owned(c, found[0]); p != recovery.ProofUID {
+			t.Errorf("Owned = %q with observed tags %v, want %s", p, found[0].Tags, recovery.ProofUID)
 		}
 	})
 	t.Run("AbsentIsEmptyNotError", func(t *testing.T) {

@@ -56,8 +56,10 @@ type IntentInput struct {
 // config, intended external name when it is known before the create (a
 // deterministic name set by an initializer), and lookup keys: the crossplane
 // external tags upjet puts on the resource (crossplane-kind,
-// crossplane-name, crossplane-providerconfig) plus the natural-key fields.
-// Journal.Begin fills in the ID, state and timestamps.
+// crossplane-name, crossplane-providerconfig) plus the natural-key fields;
+// and whether the create sends mg's UID as a tag (the Tagger wrote it to
+// spec.forProvider), after which recovery accepts only resources carrying
+// it. Journal.Begin fills in the ID, state and timestamps.
 func BuildIntent(mg resource.Managed, in IntentInput) (journal.Intent, error) {
 	keys := map[string]string{
 		recovery.TagCrossplaneKind: strings.ToLower(in.GVK.GroupKind().String()),
@@ -92,5 +94,6 @@ func BuildIntent(mg resource.Managed, in IntentInput) (journal.Intent, error) {
 		ExternalName:   meta.GetExternalName(mg),
 		LookupKeys:     keys,
 		Owner:          in.Owner,
+		UIDTag:         carriesUIDTag(mg),
 	}, nil
 }
