@@ -35,6 +35,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud/controller"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // Exit codes of provider-fakecloud.
@@ -59,6 +60,8 @@ type options struct {
 	metricsBindAddress       string
 	enableManagementPolicies bool
 	debug                    bool
+	// deleteOrphans sets recovery's delete-orphans policy.
+	deleteOrphans bool
 	// journal, when set, makes the create path crash-safe with the intent
 	// journal at this path; empty runs upjet's create path unwrapped.
 	journal string
@@ -100,6 +103,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal or --annotation-only.")
 	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal or --annotation-only.")
 	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal or --annotation-only.")
+	fs.BoolVar(&o.deleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID (never crossplane tags alone, never a look-alike). Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
 	fs.Float64Var(&o.kubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
 	fs.IntVar(&o.kubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
@@ -128,8 +132,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	if o.journal != "" && o.annotationOnly {
 		return o, errors.New("--annotation-only runs without a journal; drop --journal")
 	}
-	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv1.DefaultReconcileTimeout) {
-		return o, errors.New("--replica, --shard, --recovery-report and --reconcile-timeout need --journal or --annotation-only")
+	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv1.DefaultReconcileTimeout || o.deleteOrphans) {
+		return o, errors.New("--replica, --shard, --recovery-report, --reconcile-timeout and --delete-orphans need --journal or --annotation-only")
 	}
 	if o.reconcileTimeout <= 0 {
 		return o, fmt.Errorf("--reconcile-timeout must be positive, got %s", o.reconcileTimeout)
@@ -232,7 +236,11 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
 
-	provider, err := config.GetProvider()
+	var popts []config.Option
+	if o.intents() {
+		popts = append(popts, config.WithUIDTag())
+	}
+	provider, err := config.GetProvider(popts...)
 	if err != nil {
 		return fmt.Errorf("cannot build upjet provider configuration: %w", err)
 	}
@@ -287,6 +295,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			ReconcileTimeout:      o.reconcileTimeout,
 			Kinds:                 fcrecovery.Kinds(),
 			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
+			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
+			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans},
 			ReportPath:            o.recoveryReport,
 			Logger:                zl,
 			BeginHook:             beginFailpoint(),

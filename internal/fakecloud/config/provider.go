@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/pkg/errors"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 )
 
@@ -35,13 +36,32 @@ const (
 // around a fresh instance of the fake cloud's SDKv2 Terraform provider. The
 // same *schema.Provider is also what upjet's no-fork connectors call into, so
 // the Go schema, not the JSON document, is authoritative.
-func GetProvider() (*ujconfig.Provider, error) {
-	return newProvider(tfprovider.New())
+func GetProvider(opts ...Option) (*ujconfig.Provider, error) {
+	return newProvider(tfprovider.New(), opts...)
+}
+
+// Option configures GetProvider.
+type Option func(*options)
+
+type options struct {
+	tagger ujconfig.NewInitializerFn
+}
+
+// WithUIDTag writes intentjournal's UID tag beside crossplane's external
+// tags (upjetv1.TagInitializer in place of upjet's config.TagInitializer):
+// the one line of configuration a provider wrapped with intentjournal
+// changes, so recovery can tell its resources from look-alikes.
+func WithUIDTag() Option {
+	return func(o *options) { o.tagger = upjetv1.TagInitializer }
 }
 
 // newProvider builds the configuration around sdk. ujconfig.NewProvider
 // panics on a schema it cannot use; newProvider turns that into an error.
-func newProvider(sdk *schema.Provider) (pc *ujconfig.Provider, err error) {
+func newProvider(sdk *schema.Provider, opts ...Option) (pc *ujconfig.Provider, err error) {
+	o := options{tagger: ujconfig.TagInitializer}
+	for _, fn := range opts {
+		fn(&o)
+	}
 	if sdk == nil {
 		return nil, errors.New("cannot configure provider: Terraform provider is nil")
 	}
@@ -64,7 +84,7 @@ func newProvider(sdk *schema.Provider) (pc *ujconfig.Provider, err error) {
 		ujconfig.WithTerraformPluginSDKIncludeList(exact(RecordSetResource, NetworkResource)),
 		ujconfig.WithDefaultResourceOptions(
 			IdentifierFromProvider(),
-			AddExternalTagsField(),
+			AddExternalTagsField(o.tagger),
 		),
 	)
 	for _, configure := range []func(*ujconfig.Provider){
@@ -92,16 +112,17 @@ func IdentifierFromProvider() ujconfig.ResourceOption {
 	}
 }
 
-// AddExternalTagsField adds upjet's TagInitializer to resources whose schema
-// has a tags map, so that crossplane-kind, crossplane-name and
+// AddExternalTagsField adds tagger (upjet's TagInitializer, or
+// intentjournal's, which adds the UID tag) to resources whose schema has a
+// tags map, so that crossplane-kind, crossplane-name and
 // crossplane-providerconfig are written to spec.forProvider.tags before the
 // first create. This is provider-upjet-aws's convention. upjet's Tagger sets
 // the whole map, so user-supplied tags are replaced by the three external
 // tags.
-func AddExternalTagsField() ujconfig.ResourceOption {
+func AddExternalTagsField(tagger ujconfig.NewInitializerFn) ujconfig.ResourceOption {
 	return func(r *ujconfig.Resource) {
 		if s, ok := r.TerraformResource.Schema["tags"]; ok && s.Type == schema.TypeMap {
-			r.InitializerFns = append(r.InitializerFns, ujconfig.TagInitializer)
+			r.InitializerFns = append(r.InitializerFns, tagger)
 		}
 	}
 }

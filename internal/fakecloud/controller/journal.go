@@ -32,6 +32,23 @@ func RecoveryFinders(kube client.Reader) map[schema.GroupKind]recovery.Finder {
 	return out
 }
 
+// RecoveryDeleters returns the Deleter of each kind, for recovery's
+// delete-orphans policy, against the fake cloud of each candidate's
+// ProviderConfig.
+func RecoveryDeleters(kube client.Reader) map[schema.GroupKind]recovery.Deleter {
+	out := map[schema.GroupKind]recovery.Deleter{}
+	for _, gk := range []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network} {
+		out[gk] = recovery.DeleterFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) error {
+			fc, err := cloudFor(ctx, kube, c)
+			if err != nil {
+				return err
+			}
+			return fcrecovery.Deleters(fc)[gk].Delete(ctx, c, r)
+		})
+	}
+	return out
+}
+
 // cloudFor returns a fake cloud client for the ProviderConfig of c.
 func cloudFor(ctx context.Context, kube client.Reader, c *recovery.Candidate) (*fakecloud.Client, error) {
 	name := c.Intent.ProviderConfig.Name
