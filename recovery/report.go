@@ -1,7 +1,6 @@
 package recovery
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	_ "embed" // the report JSON Schema
@@ -10,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -448,62 +447,18 @@ func ReadReportFile(path string) (*Report, error) {
 // file; on error the temporary file is removed. When only the final
 // directory fsync fails, the new report is at path but may not survive a
 // power loss, and the error says so.
-func WriteReportFile(path string, r *Report) (err error) {
+func WriteReportFile(path string, r *Report) error {
 	if r == nil {
 		return fmt.Errorf("recovery: write report %s: %w: nil report", path, ErrMalformedReport)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	tmp, renamed := f.Name(), false
-	defer func() {
-		if err != nil && !renamed {
-			_ = f.Close() // may already be closed; the first error wins
-			_ = os.Remove(tmp)
-		}
-	}()
-	// CreateTemp asks for 0600 but the umask applies; set it exactly.
-	if err := f.Chmod(0o600); err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err := r.Encode(w); err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("recovery: write report %s: fsync: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	renamed = true
-	if err := syncDir(dir); err != nil {
+	err := atomicfile.Write(path, 0o600, r.Encode)
+	switch {
+	case errors.Is(err, atomicfile.ErrNotDurable):
 		// The new report is complete at path; only its directory entry
 		// may not survive a power loss.
 		return fmt.Errorf("recovery: wrote report %s, but the rename may not be durable: %w", path, err)
-	}
-	return nil
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("open directory: %w", err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("fsync directory %s: %w", dir, err)
+	case err != nil:
+		return fmt.Errorf("recovery: write report %s: %w", path, err)
 	}
 	return nil
 }

@@ -3,10 +3,9 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"image/color"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -213,23 +212,7 @@ func writePNG(path string, p *plot.Plot) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"hash/crc32"
 	"io/fs"
 	"os"
@@ -206,7 +207,7 @@ func (s *Store) removeStaleTemps() {
 	}
 }
 
-func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-*" }
+func tempPattern(path string) string { return atomicfile.TempPattern(path) }
 
 // frame prefixes body with the header line and ends it with a newline.
 func frame(body []byte) []byte {
@@ -356,37 +357,9 @@ func (s *Store) commit(gen uint64) error {
 
 // writeFileAtomic replaces path with data: temp file, fsync, rename, fsync
 // of the directory. A reader sees the old or the new content, never a mix.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, tempPattern(path))
-	if err != nil {
-		return fmt.Errorf("fakecloud: cannot create temporary state file: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = f.Close()
-			_ = os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("fakecloud: cannot write %s: %w", f.Name(), err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("fakecloud: cannot fsync %s: %w", f.Name(), err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("fakecloud: cannot close %s: %w", f.Name(), err)
-	}
-	if err = os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("fakecloud: cannot rename %s to %s: %w", f.Name(), path, err)
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("fakecloud: cannot open directory %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err = d.Sync(); err != nil {
-		return fmt.Errorf("fakecloud: cannot fsync directory %s: %w", dir, err)
+func writeFileAtomic(path string, data []byte) error {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
+		return fmt.Errorf("fakecloud: cannot write %s: %w", path, err)
 	}
 	return nil
 }

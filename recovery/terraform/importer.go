@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -156,24 +157,10 @@ func mirrorConfig(dir string) string {
 	return fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path    = %s\n    include = [\"*/*/*\"]\n  }\n}\n", hclString(dir))
 }
 
+// writeFileAtomic replaces a file of the workspace durably (mode 0644, as
+// Terraform writes them): a crash leaves the old file or the new one.
 func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("terraform: cannot write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("terraform: cannot write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("terraform: cannot write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("terraform: cannot write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("terraform: cannot write %s: %w", path, err)
 	}
 	return nil
