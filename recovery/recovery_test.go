@@ -24,6 +24,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/testbed"
@@ -145,6 +146,23 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	}
 	in, _ = e.journal.Get(ctx, in.Resource.UID)
 	return in
+}
+
+// deletedInFlight is a Network whose create made a cloud network tagged
+// with tagsFor(its UID) and which was then deleted while the intent was
+// unsettled: what the MR-deleted rows start from.
+func (e *env) deletedInFlight(ctx context.Context, name, cidr string, tagsFor func(types.UID) map[string]string) (*v1alpha1.Network, fakecloud.Network) {
+	e.t.Helper()
+	nw := testbed.NewNetwork(name, cidr)
+	e.begin(ctx, nw, "Network", nil)
+	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: tagsFor(nw.GetUID())})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.cluster.Client.Delete(ctx, nw); err != nil {
+		e.t.Fatal(err)
+	}
+	return nw, made
 }
 
 func (e *env) annotations(ctx context.Context, obj client.Object) map[string]string {
@@ -363,16 +381,8 @@ func TestDecisionTable(t *testing.T) {
 	})
 
 	t.Run("DeletedMRIsOrphan", func(t *testing.T) {
-		nw := testbed.NewNetwork("gone", "10.3.0.0/16")
-		e.begin(ctx, nw, "Network", nil)
+		nw, made := e.deletedInFlight(ctx, "gone", "10.3.0.0/16", func(types.UID) map[string]string { return tags("Network", "gone") })
 		resolved = append(resolved, nw.GetUID())
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone", Tags: tags("Network", "gone")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
-			t.Fatal(err)
-		}
 		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
 		if err != nil {
 			t.Fatal(err)
@@ -390,16 +400,8 @@ func TestDecisionTable(t *testing.T) {
 	})
 
 	t.Run("DeletedMROrphanDeletedUnderPolicy", func(t *testing.T) {
-		nw := testbed.NewNetwork("gone-delete", "10.4.0.0/16")
-		e.begin(ctx, nw, "Network", nil)
+		nw, made := e.deletedInFlight(ctx, "gone-delete", "10.4.0.0/16", func(uid types.UID) map[string]string { return uidTags("Network", "gone-delete", uid) })
 		resolved = append(resolved, nw.GetUID())
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-delete", Tags: uidTags("Network", "gone-delete", nw.GetUID())})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
-			t.Fatal(err)
-		}
 		o := e.options(nw.GetUID())
 		o.Policy.DeleteOrphans = true
 		if _, err := recovery.Run(ctx, o); err != nil {
@@ -413,16 +415,8 @@ func TestDecisionTable(t *testing.T) {
 	t.Run("DeletedMRTagsOnlyOrphanKept", func(t *testing.T) {
 		// Crossplane tags alone never delete: any cluster with the same
 		// manifests writes the same ones.
-		nw := testbed.NewNetwork("gone-tags-only", "10.4.1.0/16")
-		e.begin(ctx, nw, "Network", nil)
+		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.4.1.0/16", func(types.UID) map[string]string { return tags("Network", "gone-tags-only") })
 		resolved = append(resolved, nw.GetUID())
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "gone-tags-only", Tags: tags("Network", "gone-tags-only")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := e.cluster.Client.Delete(ctx, nw); err != nil {
-			t.Fatal(err)
-		}
 		o := e.options(nw.GetUID())
 		o.Policy.DeleteOrphans = true
 		rep, err := recovery.Run(ctx, o)
