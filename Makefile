@@ -17,7 +17,7 @@ FUZZ_TARGETS := \
 
 DEMO_N ?= 200
 
-.PHONY: all build tools generate demo test test-journal test-rest lint fuzz bench bench-terraform crashtest
+.PHONY: all build tools generate demo test test-unit test-journal test-rest lint fuzz bench bench-terraform crashtest
 
 all: build
 
@@ -45,7 +45,14 @@ generate:
 	./hack/generate.sh
 
 ## test: the full suite, fuzz seed corpora included; the journal under the race detector.
+## Never -short: a test whose tool is missing fails, naming `make tools`.
 test: tools test-journal test-rest
+
+## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
+## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the
+## provider skip themselves (internal/testenv.SkipShort); make test runs them.
+test-unit:
+	$(GO) test -short -count=1 ./...
 
 test-journal:
 	$(GO) vet ./...

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/intentjournal/intentjournal/internal/testenv"
 )
 
 // Import paths of the binaries the testbed runs.
@@ -12,6 +14,10 @@ const (
 	FakeCloudPackage = "github.com/intentjournal/intentjournal/cmd/fakecloud"
 	ProviderPackage  = "github.com/intentjournal/intentjournal/cmd/provider-fakecloud"
 )
+
+// needProvider is what a test that runs provider-fakecloud needs, as
+// testenv.SkipShort names it.
+const needProvider = "provider-fakecloud (a 10-15 s build) and " + testenv.NeedEnvtest
 
 // Binaries holds the paths of the binaries the testbed runs.
 type Binaries struct {
@@ -21,9 +27,14 @@ type Binaries struct {
 
 // BuildBinaries builds the fake cloud and the provider concurrently into
 // t.TempDir(). Build once per top-level test and share the result with its
-// subtests: linking the provider takes 10-15 s on 2 cores.
+// subtests: linking the provider takes 10-15 s on 2 cores. The provider only
+// runs against a control plane, so under -short BuildBinaries skips t before
+// building (see testenv.SkipShort), and otherwise fails t, naming `make
+// tools`, before building when kube-apiserver or etcd is missing.
 func BuildBinaries(t testing.TB) Binaries {
 	t.Helper()
+	testenv.SkipShort(t, needProvider)
+	testenv.KubebuilderAssets(t)
 	var b Binaries
 	var wg sync.WaitGroup
 	var errs [2]string
@@ -50,7 +61,9 @@ func BuildBinaries(t testing.TB) Binaries {
 }
 
 // Build compiles the main package pkg with the go command that runs the
-// tests and returns the path of the binary, which lives in t.TempDir().
+// tests and returns the path of the binary, which lives in t.TempDir(). It
+// does not skip under -short: the fake cloud builds in a few seconds and
+// needs no tools, so its process tests stay in the fast loop.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
 	path, msg := build(t.TempDir(), pkg)

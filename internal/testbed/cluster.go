@@ -46,9 +46,12 @@ var quietControllerRuntime = sync.OnceFunc(func() {
 })
 
 // StartCluster starts envtest (see testenv.StartEnvtest) with the CRDs of
-// provider-fakecloud installed and writes a kubeconfig for it.
+// provider-fakecloud installed and writes a kubeconfig for it. Under -short
+// it skips t (see testenv.SkipShort); otherwise it fails t, naming `make
+// tools`, when kube-apiserver or etcd is missing.
 func StartCluster(t testing.TB) *Cluster {
 	t.Helper()
+	testenv.SkipShort(t, testenv.NeedEnvtest)
 	quietControllerRuntime()
 	crdDir := filepath.Join(t.TempDir(), "crds")
 	if err := os.CopyFS(crdDir, crds.FS); err != nil {

@@ -22,7 +22,7 @@ type Testbed struct {
 }
 
 // New starts a Testbed from bins (see BuildBinaries). Everything stops when
-// the test ends.
+// the test ends. Under -short it skips t, as StartCluster does.
 func New(t testing.TB, bins Binaries, o Options) *Testbed {
 	t.Helper()
 	cl := StartCluster(t)

@@ -14,4 +14,7 @@
 //
 // A test that needs a missing binary fails (never skips) with a message that
 // names `make tools`, so a green run always means the integration tests ran.
+// The one exception is -short, the fast loop of `make test-unit`: there every
+// helper that starts a real part skips first (SkipShort), so only the pure
+// tests run, with no tools. `make test` never passes -short.
 package testenv

@@ -25,11 +25,13 @@ const startTimeout = 90 * time.Second
 // one across the subtests of a test where possible.
 //
 // The control plane listens on 127.0.0.1 on random ports. Set
-// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see its logs. StartEnvtest
-// calls t.Fatalf, naming `make tools`, when the binaries are missing, and
-// t.Fatalf when the control plane does not start.
+// KUBEBUILDER_ATTACH_CONTROL_PLANE_OUTPUT=true to see its logs. Under -short
+// StartEnvtest skips t (see SkipShort). Otherwise it calls t.Fatalf, naming
+// `make tools`, when the binaries are missing, and t.Fatalf when the control
+// plane does not start.
 func StartEnvtest(t testing.TB, crdDirs ...string) *rest.Config {
 	t.Helper()
+	SkipShort(t, NeedEnvtest)
 	assets := KubebuilderAssets(t)
 	// envtest prefers KUBEBUILDER_ASSETS over BinaryAssetsDirectory even when
 	// it is empty, which would make it run ./etcd.

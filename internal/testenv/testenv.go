@@ -45,10 +45,12 @@ var errMissing = errors.New("testenv: tool missing")
 
 // KubebuilderAssets returns a directory holding kube-apiserver and etcd, fit
 // for controller-runtime envtest. It honours KUBEBUILDER_ASSETS when set, and
-// otherwise uses the envtest directory that `make tools` fills. When a binary
-// is missing it calls t.Fatalf with a message naming `make tools`.
+// otherwise uses the envtest directory that `make tools` fills. Under -short
+// it skips t (see SkipShort); otherwise, when a binary is missing, it calls
+// t.Fatalf with a message naming `make tools`.
 func KubebuilderAssets(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, NeedEnvtest)
 	dir, err := kubebuilderAssets(os.Getenv)
 	if err != nil {
 		t.Fatalf("%v", err)
@@ -59,10 +61,12 @@ func KubebuilderAssets(t testing.TB) string {
 // TerraformCLI returns the path of a tofu or terraform binary of version 1.5
 // or later. It honours INTENTJOURNAL_TF_PATH when set, and otherwise uses the
 // tofu that `make tools` builds. It runs the binary's `version` command once
-// per process and path to check the version. When the binary is missing, does
-// not run or is too old it calls t.Fatalf with a message naming `make tools`.
+// per process and path to check the version. Under -short it skips t (see
+// SkipShort); otherwise, when the binary is missing, does not run or is too
+// old, it calls t.Fatalf with a message naming `make tools`.
 func TerraformCLI(t testing.TB) string {
 	t.Helper()
+	SkipShort(t, NeedTerraform)
 	path, err := terraformCLI(os.Getenv)
 	if err != nil {
 		t.Fatalf("%v", err)

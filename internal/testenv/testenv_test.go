@@ -17,13 +17,14 @@ import (
 	"github.com/hashicorp/terraform-exec/tfexec"
 )
 
-// recorder is a testing.TB whose Fatalf records the message and ends the
-// calling goroutine, as the real one does. Everything else goes to the real
-// test.
+// recorder is a testing.TB whose Fatalf and Skipf record the message and end
+// the calling goroutine, as the real ones do. Everything else goes to the
+// real test.
 type recorder struct {
 	testing.TB
 	mu     sync.Mutex
 	fatals []string
+	skips  []string
 }
 
 func (r *recorder) Helper() {}
@@ -37,9 +38,28 @@ func (r *recorder) Fatalf(format string, args ...any) {
 
 func (r *recorder) Fatal(args ...any) { r.Fatalf("%s", fmt.Sprint(args...)) }
 
+func (r *recorder) Skipf(format string, args ...any) {
+	r.mu.Lock()
+	r.skips = append(r.skips, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+	runtime.Goexit()
+}
+
+func (r *recorder) Skip(args ...any) { r.Skipf("%s", fmt.Sprint(args...)) }
+
 // fatalOf runs fn against a recorder in its own goroutine, so that Fatalf can
 // end it, and returns what fn returned and the Fatalf message, if any.
 func fatalOf(t *testing.T, fn func(testing.TB) string) (got, fatal string) {
+	t.Helper()
+	got, fatal, skip := endOf(t, fn)
+	if skip != "" {
+		t.Fatalf("unexpected Skipf: %s", skip)
+	}
+	return got, fatal
+}
+
+// endOf is fatalOf that also returns the Skipf message, if any.
+func endOf(t *testing.T, fn func(testing.TB) string) (got, fatal, skip string) {
 	t.Helper()
 	r := &recorder{TB: t}
 	done := make(chan struct{})
@@ -51,7 +71,19 @@ func fatalOf(t *testing.T, fn func(testing.TB) string) (got, fatal string) {
 	if len(r.fatals) > 0 {
 		fatal = r.fatals[0]
 	}
-	return got, fatal
+	if len(r.skips) > 0 {
+		skip = r.skips[0]
+	}
+	return got, fatal, skip
+}
+
+// setShort makes SkipShort see -short as v until t ends, so that the lookup
+// behind the skip is tested in both loops.
+func setShort(t *testing.T, v bool) {
+	t.Helper()
+	prev := short
+	short = func() bool { return v }
+	t.Cleanup(func() { short = prev })
 }
 
 // writeExecutable writes a file with the given mode under dir.
@@ -143,6 +175,7 @@ func TestKubebuilderAssets(t *testing.T) {
 			t.Setenv(EnvKubebuilderAssets, tc.setup(t, cache, other))
 			w := tc.want(cache, other)
 
+			setShort(t, false)
 			got, fatal := fatalOf(t, KubebuilderAssets)
 			if diff := cmp.Diff(w.dir, got); diff != "" {
 				t.Errorf("%s\nKubebuilderAssets(): -want dir, +got dir:\n%s", tc.reason, diff)
@@ -221,6 +254,7 @@ func TestTerraformCLI(t *testing.T) {
 			t.Setenv(EnvTerraformPath, tc.setup(t, cache, other))
 			w := tc.want(cache, other)
 
+			setShort(t, false)
 			got, fatal := fatalOf(t, TerraformCLI)
 			if diff := cmp.Diff(w.path, got); diff != "" {
 				t.Errorf("%s\nTerraformCLI(): -want path, +got path:\n%s", tc.reason, diff)
@@ -230,23 +264,82 @@ func TestTerraformCLI(t *testing.T) {
 	}
 }
 
+// TestSkipShort checks that the helpers that start a real part skip under
+// -short, before looking for a tool, and fail naming `make tools` without it.
+func TestSkipShort(t *testing.T) {
+	type want struct {
+		fatal []string // substrings of the Fatalf message
+		skip  []string // substrings of the Skipf message
+	}
+	helpers := map[string]func(testing.TB) string{
+		"KubebuilderAssets": KubebuilderAssets,
+		"TerraformCLI":      TerraformCLI,
+		"StartEnvtest": func(t testing.TB) string {
+			if cfg := StartEnvtest(t, "testdata/crds"); cfg != nil {
+				return cfg.Host
+			}
+			return ""
+		},
+	}
+	cases := map[string]struct {
+		reason string
+		short  bool
+		want   want
+	}{
+		"Short": {
+			reason: "Under -short (make test-unit) a test that starts a real part is skipped, saying what it needs.",
+			short:  true,
+			want:   want{skip: []string{"integration test: needs", "make tools", "-short", "make test-unit"}},
+		},
+		"Full": {
+			reason: "Without -short (make test) a missing tool fails the test, naming the fix; it never skips.",
+			short:  false,
+			want:   want{fatal: []string{"make tools"}},
+		},
+	}
+	for name, tc := range cases {
+		for helper, fn := range helpers {
+			t.Run(name+"/"+helper, func(t *testing.T) {
+				t.Setenv("XDG_CACHE_HOME", t.TempDir())
+				t.Setenv(EnvKubebuilderAssets, "")
+				t.Setenv(EnvTerraformPath, "")
+				setShort(t, tc.short)
+
+				got, fatal, skip := endOf(t, fn)
+				if got != "" {
+					t.Errorf("%s\n%s() = %q with no tools, want nothing", tc.reason, helper, got)
+				}
+				checkFatal(t, tc.reason, helper+"()", fatal, tc.want.fatal)
+				checkMessage(t, tc.reason, helper+"()", "Skipf", skip, tc.want.skip)
+			})
+		}
+	}
+}
+
 // checkFatal reports whether the Fatalf message holds every wanted substring,
 // or that there was none when none was wanted.
 func checkFatal(t *testing.T, reason, call, fatal string, want []string) {
 	t.Helper()
+	checkMessage(t, reason, call, "Fatalf", fatal, want)
+}
+
+// checkMessage reports whether the message of kind (Fatalf, Skipf) holds
+// every wanted substring, or that there was none when none was wanted.
+func checkMessage(t *testing.T, reason, call, kind, msg string, want []string) {
+	t.Helper()
 	if len(want) == 0 {
-		if fatal != "" {
-			t.Errorf("%s\n%s: unexpected Fatalf: %s", reason, call, fatal)
+		if msg != "" {
+			t.Errorf("%s\n%s: unexpected %s: %s", reason, call, kind, msg)
 		}
 		return
 	}
-	if fatal == "" {
-		t.Errorf("%s\n%s: no Fatalf, want one containing %q", reason, call, want)
+	if msg == "" {
+		t.Errorf("%s\n%s: no %s, want one containing %q", reason, call, kind, want)
 		return
 	}
 	for _, s := range want {
-		if !strings.Contains(fatal, s) {
-			t.Errorf("%s\n%s: Fatalf message %q does not contain %q", reason, call, fatal, s)
+		if !strings.Contains(msg, s) {
+			t.Errorf("%s\n%s: %s message %q does not contain %q", reason, call, kind, msg, s)
 		}
 	}
 }

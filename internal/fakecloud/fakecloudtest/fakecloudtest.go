@@ -27,7 +27,9 @@ const readyTimeout = 30 * time.Second
 
 // Build compiles cmd/fakecloud into a temporary directory of t and returns
 // the binary's path. The go command's build cache makes repeated builds
-// cheap.
+// cheap. Build and Start do not skip under -short: the fake cloud builds in
+// seconds and needs no tools, so its crash tests stay in the fast loop
+// (`make test-unit`).
 func Build(t testing.TB) string {
 	t.Helper()
 	return BuildPackage(t, Package, "fakecloud")

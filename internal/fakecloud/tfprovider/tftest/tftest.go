@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/testenv"
 )
 
 // Registry address and version the provider is installed under.
@@ -33,8 +34,12 @@ const (
 // layout is the unpacked one:
 //
 //	<root>/example.com/intentjournal/fakecloud/0.1.0/<os>_<arch>/terraform-provider-fakecloud_v0.1.0
+//
+// The mirror only serves the CLI, so under -short BuildMirror skips t before
+// building (see testenv.SkipShort), as testenv.TerraformCLI does.
 func BuildMirror(t testing.TB) string {
 	t.Helper()
+	testenv.SkipShort(t, "terraform-provider-fakecloud (a slow build) and "+testenv.NeedTerraform)
 	bin := fakecloudtest.BuildPackage(t, ProviderPackage, "terraform-provider-fakecloud")
 	root := t.TempDir()
 	dir := filepath.Join(root, ProviderHost, ProviderNamespace, ProviderType, ProviderVersion, runtime.GOOS+"_"+runtime.GOARCH)
