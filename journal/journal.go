@@ -296,13 +296,8 @@ func (j *Journal) Close() error {
 // cases what the earlier create did is unknown, so creating again could
 // duplicate it.
 func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
-	in = in.Clone()
-	if in.ID.IsZero() {
-		in.ID = NewID()
-	}
-	in.State = StatePending
-	in.Outcome = Outcome{}
-	in.DispatchedAt = time.Time{}
+	now := j.opts.now()
+	in = Stamp(in, now, 0)
 	if err := in.validate(); err != nil {
 		return Intent{}, err
 	}
@@ -310,8 +305,6 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 	// Encode on the caller's goroutine for the common case, a UID with no
 	// record yet, so the commit leader only checks and Puts: encoding in
 	// the commit path would serialise it across every concurrent writer.
-	now := j.opts.now().UTC()
-	in.Attempt, in.CreatedAt, in.UpdatedAt = 1, now, now
 	fresh, err := EncodeRecord(in)
 	if err != nil {
 		return Intent{}, fmt.Errorf("journal: begin %s: %w", in.Resource, err)
@@ -331,7 +324,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 		if prev.Unsettled() {
 			return reject(&UnsettledError{Existing: prev})
 		}
-		in.Attempt = prev.Attempt + 1
+		in = Stamp(in, now, prev.Attempt)
 		return putRecord(tx, in)
 	})
 	if err != nil {

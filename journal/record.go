@@ -289,6 +289,24 @@ type Intent struct {
 	DispatchedAt time.Time `json:"dispatchedAt,omitzero"`
 }
 
+// Stamp returns a copy of in as a new create attempt begun at now: a new ID
+// when in has none, state pending, no outcome, not dispatched, attempt
+// prevAttempt+1 (prevAttempt is the UID's previous intent's attempt, 0 when
+// it has none), created and updated at now in UTC. Journal.Begin stores
+// what it returns; without a journal (annotation-only mode) the adapter
+// writes it to the intent annotation. One function, so the two records of
+// a create attempt cannot drift apart.
+func Stamp(in Intent, now time.Time, prevAttempt int) Intent {
+	in = in.Clone()
+	if in.ID.IsZero() {
+		in.ID = NewID()
+	}
+	now = now.UTC()
+	in.State, in.Outcome, in.DispatchedAt = StatePending, Outcome{}, time.Time{}
+	in.Attempt, in.CreatedAt, in.UpdatedAt = prevAttempt+1, now, now
+	return in
+}
+
 // Unsettled reports whether the intent may still have left something behind
 // that Kubernetes does not know about.
 func (in Intent) Unsettled() bool { return !in.State.Terminal() }

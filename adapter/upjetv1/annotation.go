@@ -34,16 +34,11 @@ func (k *Kind) begin(ctx context.Context, mg resource.Managed, in journal.Intent
 	if k.a.j != nil {
 		return k.a.j.Begin(ctx, in)
 	}
-	in = in.Clone()
-	in.ID = journal.NewID()
-	in.State = journal.StatePending
-	in.Outcome = journal.Outcome{}
-	in.DispatchedAt = time.Time{}
-	now := time.Now().UTC()
-	in.Attempt, in.CreatedAt, in.UpdatedAt = 1, now, now
+	prevAttempt := 0
 	if prev, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil {
-		in.Attempt = prev.Attempt + 1
+		prevAttempt = prev.Attempt
 	}
+	in = journal.Stamp(in, time.Now(), prevAttempt)
 	ann, err := journal.SetAnnotation(nil, in)
 	if err != nil {
 		return journal.Intent{}, fmt.Errorf("cannot encode the intent annotation: %w", err)
