@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -245,4 +246,40 @@ func FuzzDecodeRecord(f *testing.F) {
 			t.Fatalf("decode/encode round trip changed the intent (-first +second):\n%s", diff)
 		}
 	})
+}
+
+// TestStamp pins what a new create attempt looks like, the one stamping
+// Begin and the adapter's annotation-only path share.
+func TestStamp(t *testing.T) {
+	prev := goldenIntent() // succeeded, dispatched, attempt 2, with an ID
+	at := t0.Add(time.Hour).In(time.FixedZone("CET", 3600))
+	cases := map[string]struct {
+		reason      string
+		in          Intent
+		prevAttempt int
+		wantAttempt int
+		keepID      bool
+	}{
+		"First":   {"a UID's first attempt is 1 and gets a new ID", intentFor("u1"), 0, 1, false},
+		"Next":    {"a later attempt counts on from the previous one", intentFor("u1"), 4, 5, false},
+		"KeepsID": {"an ID the caller chose is kept", func() Intent { in := intentFor("u1"); in.ID = fixedID; return in }(), 0, 1, true},
+		"Resets":  {"outcome, dispatch time and state of a reused intent are reset", prev, 2, 3, true},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := Stamp(tc.in, at, tc.prevAttempt)
+			if got.State != StatePending || got.Outcome != (Outcome{}) || !got.DispatchedAt.IsZero() {
+				t.Errorf("%s: state %s, outcome %+v, dispatched %v; want a pending, fresh intent", tc.reason, got.State, got.Outcome, got.DispatchedAt)
+			}
+			if got.Attempt != tc.wantAttempt {
+				t.Errorf("%s: attempt %d, want %d", tc.reason, got.Attempt, tc.wantAttempt)
+			}
+			if got.ID.IsZero() || tc.keepID != (got.ID == tc.in.ID) {
+				t.Errorf("%s: id %s (was %s), keep %v", tc.reason, got.ID, tc.in.ID, tc.keepID)
+			}
+			if !got.CreatedAt.Equal(at) || got.CreatedAt.Location() != time.UTC || !got.UpdatedAt.Equal(at) {
+				t.Errorf("%s: created %v, updated %v; want %v in UTC", tc.reason, got.CreatedAt, got.UpdatedAt, at)
+			}
+		})
+	}
 }
