@@ -302,13 +302,39 @@ func firstFoundID(e *Entry) string {
 }
 
 // NeedsAttention reports whether an operator must act: any entry is a
-// conflict, an orphan or unresolved, or has an outcome this build does not
-// know. The CLI exits with code 3 when it is true.
+// conflict, an orphan or unresolved, has an outcome this build does not
+// know, or found a look-alike (see Entry.NeedsAttention). The CLI exits
+// with code 3 when it is true.
 func (r *Report) NeedsAttention() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	s := r.Summary
-	return s.Conflict+s.Orphan+s.Unresolved > 0 || s.Cleared+s.Adopted != s.Total
+	if s.Conflict+s.Orphan+s.Unresolved > 0 || s.Cleared+s.Adopted != s.Total {
+		return true
+	}
+	for _, e := range r.Entries {
+		if e.NeedsAttention() {
+			return true
+		}
+	}
+	return false
+}
+
+// NeedsAttention reports whether an operator must act on e: its outcome
+// needs attention, or it found a look-alike. A look-alike is left alone
+// whatever the outcome, but someone else, another cluster most likely, is
+// making resources with this managed resource's name and tags in the same
+// account, and only an operator can find out who.
+func (e *Entry) NeedsAttention() bool {
+	if e.Outcome.NeedsAttention() {
+		return true
+	}
+	for _, f := range e.Found {
+		if f.LookAlike {
+			return true
+		}
+	}
+	return false
 }
 
 // check reports the first inconsistency that would make the encoded report

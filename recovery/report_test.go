@@ -489,12 +489,17 @@ func TestReportNeedsAttention(t *testing.T) {
 		"Orphan":     {"a cloud resource with no managed resource", []Outcome{OutcomeCleared, OutcomeOrphan}, true},
 		"Unresolved": {"the lookup failed", []Outcome{OutcomeUnresolved}, true},
 		"Unknown":    {"an outcome this build does not know fails closed", []Outcome{OutcomeAdopted, "teleported"}, true},
+		"LookAlike":  {"a cleared entry that met a look-alike: someone else makes resources with our names", []Outcome{OutcomeAdopted, "cleared+look-alike"}, true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			r := NewReport(Source{}, reportT0)
 			for _, o := range tc.outcomes {
-				r.Add(Entry{Outcome: o})
+				e := Entry{Outcome: o}
+				if o == "cleared+look-alike" {
+					e = Entry{Outcome: OutcomeCleared, Found: []Found{{ID: "net-theirs", LookAlike: true}}}
+				}
+				r.Add(e)
 			}
 			if got := r.NeedsAttention(); got != tc.want {
 				t.Errorf("%s\nNeedsAttention() = %v, want %v", tc.reason, got, tc.want)

@@ -78,7 +78,7 @@ func writeReportFooter(out io.Writer, rep *recovery.Report) error {
 	}
 	first := true
 	for _, e := range rep.Entries {
-		if !e.Outcome.NeedsAttention() {
+		if !e.NeedsAttention() {
 			continue
 		}
 		if first {
