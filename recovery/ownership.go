@@ -113,7 +113,7 @@ func Judge(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
 	if !tagged {
 		return Verdict{NotOurs: "it carries neither this managed resource's UID tag nor its crossplane tags"}
 	}
-	if c.Intent.UIDTag {
+	if c.SentUIDTag() {
 		return Verdict{LookAlike: true, NotOurs: fmt.Sprintf("it carries this managed resource's crossplane tags but not %s=%s, which this create sent", TagUID, ours)}
 	}
 	began := c.NotBefore()
@@ -139,6 +139,38 @@ func tagsMatch(want, have map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// SentUIDTag reports whether the candidate's create sent the managed
+// resource's UID as a tag. An intent says so itself (Intent.UIDTag). A
+// create no intent explains (crossplane-runtime's pending mark alone, or an
+// unreadable intent annotation) sent it if the managed resource's spec
+// carries it: the adapter's Tagger never adds the tag to a resource whose
+// create is incomplete, so a tag in the spec was there before any create
+// that is still unexplained was dispatched.
+func (c *Candidate) SentUIDTag() bool {
+	if !c.Intent.ID.IsZero() {
+		return c.Intent.UIDTag
+	}
+	return c.Object != nil && CarriesUIDTag(c.Object.Object, c.Intent.Resource.UID)
+}
+
+// CarriesUIDTag reports whether the managed resource obj (its unstructured
+// content) carries intentjournal-uid equal to uid in some map field of
+// spec.forProvider: the tags or labels its create sends. Any field name
+// counts, so no kind needs configuring.
+func CarriesUIDTag(obj map[string]any, uid string) bool {
+	if uid == "" {
+		return false
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	fp, _ := spec["forProvider"].(map[string]any)
+	for _, v := range fp {
+		if m, ok := v.(map[string]any); ok && m[TagUID] == uid {
+			return true
+		}
+	}
+	return false
 }
 
 // NotBefore returns the earliest moment the cloud can have created a

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/intentjournal/intentjournal/journal"
 )
@@ -152,6 +153,27 @@ func TestDecideOwnership(t *testing.T) {
 			},
 			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-after", orphans: []string{"net-early"},
 			proofs: map[string]string{"net-early": string(ProofUID), "net-after": string(ProofUID)},
+		},
+		"NoIntentSpecTagged": {
+			reason: "a create no intent explains, on an MR whose spec carries its UID tag, sent the tag: an untagged look-alike is not ours",
+			mod: func(c *Candidate) {
+				c.Intent = journal.Intent{Resource: c.Intent.Resource}
+				c.Object.Object["spec"].(map[string]any)["forProvider"] = map[string]any{"tags": map[string]any{TagUID: uid}}
+				c.Object.SetCreationTimestamp(metav1.NewTime(began))
+			},
+			found:   []ExternalResource{res("rs-theirs", ourTags, began.Add(-time.Second), false)},
+			outcome: OutcomeConflict, why: ReasonLookAlike,
+			proofs: map[string]string{"rs-theirs": ""},
+		},
+		"NoIntentSpecUntagged": {
+			reason: "a create no intent explains, from before the UID tag: crossplane tags made after the MR prove it",
+			mod: func(c *Candidate) {
+				c.Intent = journal.Intent{Resource: c.Intent.Resource}
+				c.Object.SetCreationTimestamp(metav1.NewTime(began))
+			},
+			found:   []ExternalResource{res("rs-1", ourTags, began.Add(time.Second), false)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "rs-1",
+			proofs: map[string]string{"rs-1": string(ProofTags)},
 		},
 		"DeletedLookAlike": {
 			reason: "a deleted MR's look-alike is no orphan of ours",

@@ -7,6 +7,7 @@ import (
 
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/pkg/fieldpath"
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	ujconfig "github.com/crossplane/upjet/pkg/config"
@@ -68,8 +69,16 @@ func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
 			tags[k] = &empty
 		}
 	}
-	uid := string(mg.GetUID())
-	tags[recovery.TagUID] = &uid
+	// A create that is incomplete and not yet resolved was dispatched, if
+	// at all, without the UID tag, or the tag would be in the spec already
+	// (a provider upgraded from one without intentjournal, killed with
+	// creates in flight): adding it now would tell recovery the create sent
+	// it (recovery.Candidate.SentUIDTag), and recovery would take the
+	// create's own resource for a look-alike. It is added once recovery has
+	// resolved the create.
+	if uid := string(mg.GetUID()); carriesUIDTag(mg) || !meta.ExternalCreateIncomplete(mg) {
+		tags[recovery.TagUID] = &uid
+	}
 	if err := paved.SetValue("spec.forProvider."+t.field, tags); err != nil {
 		return fmt.Errorf("cannot set spec.forProvider.%s of %s: %w", t.field, mg.GetName(), err)
 	}
@@ -88,24 +97,12 @@ func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
 
 var _ managed.Initializer = (*Tagger)(nil)
 
-// carriesUIDTag reports whether mg's create sends its UID as a tag: some
-// map field of spec.forProvider holds intentjournal-uid equal to mg's UID
-// (the Tagger writes it; any field name works, so no kind needs telling).
+// carriesUIDTag reports whether mg's create sends its UID as a tag (see
+// recovery.CarriesUIDTag).
 func carriesUIDTag(mg resource.Managed) bool {
-	uid := string(mg.GetUID())
-	if uid == "" {
-		return false
-	}
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
 	if err != nil {
 		return false
 	}
-	spec, _ := u["spec"].(map[string]any)
-	fp, _ := spec["forProvider"].(map[string]any)
-	for _, v := range fp {
-		if m, ok := v.(map[string]any); ok && m[recovery.TagUID] == uid {
-			return true
-		}
-	}
-	return false
+	return recovery.CarriesUIDTag(u, string(mg.GetUID()))
 }

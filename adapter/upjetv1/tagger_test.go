@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -86,6 +88,45 @@ func TestUIDTag(t *testing.T) {
 		}
 		if in := h.intent(t, string(mg.GetUID())); in.UIDTag {
 			t.Error("a UID tag naming another resource counted as this create's mark")
+		}
+	})
+
+	t.Run("IncompleteCreateGetsNoUIDTag", func(t *testing.T) {
+		// A create in flight from before the UID tag (an upgraded
+		// provider): adding the tag now would make recovery believe that
+		// create sent it.
+		mg := h.newMR(t, "incomplete")
+		mg.SetGroupVersionKind(v1alpha1.RecordSet_GroupVersionKind)
+		meta.SetExternalCreatePending(mg, time.Now())
+		if err := h.cl.Client.Update(ctx, mg); err != nil {
+			t.Fatal(err)
+		}
+		mg.SetGroupVersionKind(v1alpha1.RecordSet_GroupVersionKind)
+		if err := upjetv1.NewTagger(h.cl.Client, upjetv1.DefaultTagsField).Initialize(ctx, mg); err != nil {
+			t.Fatalf("Initialize(): %v", err)
+		}
+		tags := h.get(t, "incomplete").Spec.ForProvider.Tags
+		if _, has := tags[recovery.TagUID]; has || tags["crossplane-name"] == nil {
+			t.Errorf("tags %v: want crossplane's tags and no UID tag while the create is incomplete", tags)
+		}
+	})
+
+	t.Run("IncompleteCreateKeepsItsUIDTag", func(t *testing.T) {
+		mg := h.newMR(t, "incomplete-tagged")
+		mg.SetGroupVersionKind(v1alpha1.RecordSet_GroupVersionKind)
+		if err := upjetv1.NewTagger(h.cl.Client, upjetv1.DefaultTagsField).Initialize(ctx, mg); err != nil {
+			t.Fatal(err)
+		}
+		meta.SetExternalCreatePending(mg, time.Now())
+		if err := h.cl.Client.Update(ctx, mg); err != nil {
+			t.Fatal(err)
+		}
+		mg.SetGroupVersionKind(v1alpha1.RecordSet_GroupVersionKind)
+		if err := upjetv1.NewTagger(h.cl.Client, upjetv1.DefaultTagsField).Initialize(ctx, mg); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.get(t, "incomplete-tagged").Spec.ForProvider.Tags[recovery.TagUID]; got == nil || *got != string(mg.GetUID()) {
+			t.Errorf("UID tag %v after a second Initialize, want it kept: the create was dispatched with it", got)
 		}
 	})
 
