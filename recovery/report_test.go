@@ -819,7 +819,17 @@ func TestWriteReportFileSIGKILL(t *testing.T) {
 	path := filepath.Join(dir, "report.json")
 	want := map[int]bool{2000: true, len(goldenReportEntries()): true}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range 8 {
+	// Kill at least 8 times, and until three kills landed mid-write (each
+	// leaves its temporary file), at most 60 times: a kill between two
+	// writes proves nothing about a torn write.
+	const wantMid, maxKills = 3, 60
+	mid, i := 0, 0
+	for ; (i < 8 || mid < wantMid) && i < maxKills; i++ {
+		left := len(dirNames(t, dir))
+		var lastWrite time.Time
+		if fi, err := os.Stat(path); err == nil {
+			lastWrite = fi.ModTime()
+		}
 		cmd := exec.Command(exe, "-test.run=^TestWriteReportFileCrashChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), reportCrashChildEnv+"="+path)
 		var stderr bytes.Buffer
@@ -827,11 +837,16 @@ func TestWriteReportFileSIGKILL(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Let it complete at least one write, then kill it at a random
-		// point of a later one.
+		// Let it complete at least one write of its own (the path's
+		// modification time moves), then kill it at a random point of a
+		// later one: it writes without pause, so that point is mid-write.
+		wrote := func() bool {
+			fi, err := os.Stat(path)
+			return err == nil && fi.ModTime().After(lastWrite)
+		}
 		deadline := time.Now().Add(30 * time.Second)
-		for _, err := os.Stat(path); err != nil && time.Now().Before(deadline); _, err = os.Stat(path) {
-			time.Sleep(5 * time.Millisecond)
+		for !wrote() && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
 		}
 		time.Sleep(time.Duration(rng.IntN(150)) * time.Millisecond)
 		if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
@@ -851,14 +866,20 @@ func TestWriteReportFileSIGKILL(t *testing.T) {
 		if err != nil || fi.Mode() != 0o600 {
 			t.Fatalf("kill %d: the report's mode is %v (%v), want 0600", i, fi.Mode(), err)
 		}
-		for _, name := range dirNames(t, dir) {
+		names := dirNames(t, dir)
+		for _, name := range names {
 			if name != "report.json" && !strings.HasPrefix(name, ".report.json.tmp-") {
 				t.Errorf("kill %d: unexpected file %s", i, name)
 			}
 		}
+		if len(names) > left {
+			mid++
+		}
 	}
-	// Each temporary file left is a kill that landed mid-write.
-	t.Logf("%d of 8 kills landed mid-write", len(dirNames(t, dir))-1)
+	if mid < wantMid {
+		t.Errorf("%d of %d kills landed mid-write, want %d: the path was never at risk", mid, i, wantMid)
+	}
+	t.Logf("%d of %d kills landed mid-write", mid, i)
 }
 
 // FuzzDecodeReport checks that any input decodes cleanly or gives
