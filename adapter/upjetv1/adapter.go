@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -61,6 +62,11 @@ type Config struct {
 	Classifier Classifier
 	// ReportPath, when set, receives the report of every recovery pass.
 	ReportPath string
+	// Registry receives the adapter's metrics (default: controller-runtime's
+	// metrics.Registry, served on the manager's metrics endpoint). A metric
+	// of the same name registered already there is kept, and this
+	// adapter's is not exported: give each Adapter in one process its own.
+	Registry prometheus.Registerer
 	// Logger logs every intent transition at info level; nil means none.
 	Logger *zap.Logger
 	// LockTimeout bounds the wait for the journal's file lock (default
@@ -190,7 +196,10 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		c.Classifier = dc
 	}
 	m := NewMetrics()
-	if err := m.Register(metrics.Registry); err != nil {
+	if c.Registry == nil {
+		c.Registry = metrics.Registry
+	}
+	if err := m.Register(c.Registry); err != nil {
 		return nil, fmt.Errorf("cannot register intentjournal metrics: %w", err)
 	}
 	if c.Epoch == "" {
