@@ -178,9 +178,15 @@ func (j *Journal) init() (records, quarantined int, err error) {
 		}
 		return j.db.Update(check)
 	})
+	// Errors that name the file already are returned as they are, so the
+	// message does not stutter ("journal: initialise ...: journal: ...").
 	var mismatch *ClusterMismatchError
 	if errors.As(err, &mismatch) {
 		return 0, 0, mismatch
+	}
+	var corrupt *CorruptError
+	if errors.As(err, &corrupt) {
+		return 0, 0, corrupt
 	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("journal: initialise %s: %w", j.path, err)
