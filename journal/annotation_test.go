@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/internal/golden"
 )
 
 // annotationView is what the annotation carries of an intent.
@@ -27,7 +29,7 @@ func TestAnnotationGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := golden(t, "annotation-v1.golden.json", []byte(got))
+	want := golden.Read(t, "annotation-v1.golden.json", []byte(got))
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("EncodeAnnotation: the v1 annotation changed (-golden +got):\n%s", diff)
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/internal/golden"
 )
 
 // v1Journal is a journal file written by the v1 format, one intent per
@@ -61,7 +63,7 @@ func writeV1Journal(t *testing.T) {
 }
 
 func TestV1JournalStillReadable(t *testing.T) {
-	if *update {
+	if golden.Update() {
 		writeV1Journal(t)
 	}
 	path := copyFile(t, v1Journal)

@@ -1,16 +1,12 @@
 package journal
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"go.uber.org/zap/zaptest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // t0 is a fixed instant for deterministic records.
 var t0 = time.Date(2026, 11, 22, 2, 17, 1, 0, time.UTC)
@@ -63,20 +59,4 @@ func openTemp(t testing.TB, opts ...Option) (*Journal, string) {
 	}
 	t.Cleanup(func() { _ = j.Close() })
 	return j, path
-}
-
-// golden compares got with testdata/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) []byte {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -update to create it): %v", err)
-	}
-	return want
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/internal/golden"
 )
 
 func TestRecordGolden(t *testing.T) {
@@ -18,7 +20,7 @@ func TestRecordGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := golden(t, "record-v1.golden", got)
+	want := golden.Read(t, "record-v1.golden", got)
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("EncodeRecord(goldenIntent()): the v1 on-disk format changed (-golden +got):\n%s", diff)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -172,25 +173,9 @@ func encodeReport(t testing.TB, r *Report) []byte {
 	return buf.Bytes()
 }
 
-// reportGolden compares got with testdata/name, rewriting it under -update.
-func reportGolden(t *testing.T, name string, got []byte) []byte {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test ./recovery -run TestReportGolden -update to create it): %v", err)
-	}
-	return want
-}
-
 func TestReportGolden(t *testing.T) {
 	got := encodeReport(t, goldenReport())
-	want := reportGolden(t, reportGoldenFile, got)
+	want := golden.Read(t, reportGoldenFile, got)
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("Encode: the v1alpha1 report changed (-golden +got); a change that is not additive needs a new apiVersion:\n%s", diff)
 	}

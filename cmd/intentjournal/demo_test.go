@@ -19,6 +19,7 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/intentjournal/intentjournal/internal/demo"
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/internal/testenv"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -148,7 +149,7 @@ func TestDemoTable(t *testing.T) {
 			if err := writeDemoTable(&buf, tc.results); err != nil {
 				t.Fatalf("%s: writeDemoTable(): %v", tc.reason, err)
 			}
-			golden(t, name, buf.Bytes())
+			golden.Assert(t, name, buf.Bytes())
 		})
 	}
 }

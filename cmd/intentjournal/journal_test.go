@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -195,7 +196,7 @@ func TestJournalLs(t *testing.T) {
 			if err := runJournalLs(context.Background(), &out, o); err != nil {
 				t.Fatalf("%s\nrunJournalLs: %v", tc.reason, err)
 			}
-			golden(t, tc.golden, normalizePath(path, out.Bytes()))
+			golden.Assert(t, tc.golden, normalizePath(path, out.Bytes()))
 		})
 	}
 }
@@ -209,7 +210,7 @@ func TestJournalShow(t *testing.T) {
 			if err := runJournalShow(context.Background(), &out, o); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "show."+map[string]string{formatTable: "txt", formatJSON: "json", formatYAML: "yaml"}[format], out.Bytes())
+			golden.Assert(t, "show."+map[string]string{formatTable: "txt", formatJSON: "json", formatYAML: "yaml"}[format], out.Bytes())
 		})
 	}
 	t.Run("NotFound", func(t *testing.T) {
@@ -228,7 +229,7 @@ func TestJournalVerify(t *testing.T) {
 		if err := runJournalVerify(context.Background(), &out, verifyOptions{journalFile: jf(path), log: zaptest.NewLogger(t)}); err != nil {
 			t.Fatalf("runJournalVerify(clean journal): %v", err)
 		}
-		golden(t, "verify-ok.txt", normalizePath(path, out.Bytes()))
+		golden.Assert(t, "verify-ok.txt", normalizePath(path, out.Bytes()))
 	})
 	path := buildJournal(t)
 	corruptRecord(t, path, "uid-0002")
@@ -243,7 +244,7 @@ func TestJournalVerify(t *testing.T) {
 			if err == nil || exitCode(err) != exitError || !strings.Contains(err.Error(), "1 problem(s)") {
 				t.Errorf("runJournalVerify(corrupt record): %v (exit %d), want 1 problem and exit 1", err, exitCode(err))
 			}
-			golden(t, "verify-corrupt."+map[string]string{formatTable: "txt", formatJSON: "json"}[format], normalizePath(path, out.Bytes()))
+			golden.Assert(t, "verify-corrupt."+map[string]string{formatTable: "txt", formatJSON: "json"}[format], normalizePath(path, out.Bytes()))
 		})
 	}
 	t.Run("ReadOnly", func(t *testing.T) {
@@ -260,7 +261,7 @@ func TestJournalVerify(t *testing.T) {
 		if err := runJournalLs(context.Background(), &out, lsOptions{journalFile: jf(path), now: testNow, log: zaptest.NewLogger(t)}); err != nil {
 			t.Fatal(err)
 		}
-		golden(t, "ls-corrupt.txt", normalizePath(path, out.Bytes()))
+		golden.Assert(t, "ls-corrupt.txt", normalizePath(path, out.Bytes()))
 	})
 }
 
@@ -272,12 +273,12 @@ func TestJournalCompact(t *testing.T) {
 	if err := runJournalCompact(context.Background(), &out, compactOptions{journalFile: jf(path), Retention: 720 * time.Hour, log: zaptest.NewLogger(t)}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "compact.txt", normalizePath(path, out.Bytes()))
+	golden.Assert(t, "compact.txt", normalizePath(path, out.Bytes()))
 	out.Reset()
 	if err := runJournalLs(context.Background(), &out, lsOptions{journalFile: jf(path), now: testNow, log: zaptest.NewLogger(t)}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "ls-after-compact.txt", out.Bytes())
+	golden.Assert(t, "ls-after-compact.txt", out.Bytes())
 }
 
 // TestJournalLocked holds the journal in another process, as a running

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,12 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/intentjournal/intentjournal/journal"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // holdEnv names the journal a re-executed test binary holds open.
 const holdEnv = "INTENTJOURNAL_CLI_TEST_HOLD"
@@ -75,25 +70,6 @@ func holdInChild(t *testing.T, path string) {
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil || line != "ready\n" {
 		t.Fatalf("the child did not take the journal lock: %q, %v\nstderr:\n%s", line, err, stderr.String())
-	}
-}
-
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("cannot read golden file (run go test -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("output differs from %s (-want +got; rerun with -update if the change is intended):\n%s", path, diff)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -232,7 +233,7 @@ func TestReportAndRecover(t *testing.T) {
 			if format == formatTable {
 				got = realign(got)
 			}
-			golden(t, "report."+map[string]string{formatTable: "txt", formatJSON: "json", formatYAML: "yaml"}[format], got)
+			golden.Assert(t, "report."+map[string]string{formatTable: "txt", formatJSON: "json", formatYAML: "yaml"}[format], got)
 		}
 		if diff := cmp.Diff(before, c.snapshot(t)); diff != "" {
 			t.Errorf("report changed the cluster, the journal or the cloud (-before +after):\n%s", diff)
@@ -322,7 +323,7 @@ func TestReportAndRecover(t *testing.T) {
 		if err := runRecover(ctx, &out, o); err != nil {
 			t.Fatalf("a second recover: %v (exit %d), want a clean exit 0: everything was resolved", err, exitCode(err))
 		}
-		golden(t, "recover-again.txt", c.norm.apply(out.Bytes()))
+		golden.Assert(t, "recover-again.txt", c.norm.apply(out.Bytes()))
 	})
 
 	t.Run("LockedJournalFallsBack", func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -14,10 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/hack/internal/benchres"
+	"github.com/intentjournal/intentjournal/internal/golden"
 )
-
-// update rewrites testdata/series.golden.json: go test ./hack/benchplot -update.
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // The inputs under testdata/:
 //   - journal.txt is one real round of go test -bench . ./journal (make bench);
@@ -163,8 +160,8 @@ func TestJournalSeries(t *testing.T) {
 	}
 }
 
-// golden is what the plots are drawn from, for testdata/series.golden.json.
-type golden struct {
+// plotted is what the plots are drawn from, for testdata/series.golden.json.
+type plotted struct {
 	Recovery []recoveryPoint
 	Journal  []throughputSeries
 }
@@ -178,7 +175,7 @@ func TestSeriesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var g golden
+	var g plotted
 	if g.Recovery, err = recoveryPoints(rs); err != nil {
 		t.Fatal(err)
 	}
@@ -190,16 +187,7 @@ func TestSeriesGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", "series.golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./hack/benchplot -update writes it)", err)
-	}
+	want := golden.Read(t, "series.golden.json", got)
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("series from testdata/ (-golden, +got); go test ./hack/benchplot -update if intended:\n%s", diff)
 	}

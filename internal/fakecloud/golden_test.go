@@ -2,21 +2,20 @@ package fakecloud
 
 import (
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/intentjournal/intentjournal/internal/golden"
+)
 
 // TestStateGolden pins the state file format: a known state must encode to
 // testdata/state-v1.golden byte for byte, and the golden file must open.
 // Run with -update after a deliberate format change, and bump stateVersion.
 func TestStateGolden(t *testing.T) {
-	golden := filepath.Join("testdata", "state-v1.golden")
+	const goldenState = "state-v1.golden"
 	s := newTestStore(t)
 	seed(t, s)
 	if _, err := s.CreateRecordSet(RecordSet{Zone: "example-com", Name: "www", Type: "A", RRDatas: []string{"x"}}); !errors.Is(err, ErrConflict) {
@@ -29,15 +28,7 @@ func TestStateGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("read golden file (run go test -run TestStateGolden -update to create it): %v", err)
-	}
+	want := golden.Read(t, goldenState, got)
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("The state file format changed; bump stateVersion and run with -update. -golden, +got:\n%s", diff)
 	}
@@ -59,11 +50,11 @@ func TestStateGolden(t *testing.T) {
 // FuzzDecodeState checks that no state file makes the decoder panic, and
 // that whatever it accepts re-encodes to a file it accepts again.
 func FuzzDecodeState(f *testing.F) {
-	golden, err := os.ReadFile(filepath.Join("testdata", "state-v1.golden"))
+	seedState, err := os.ReadFile(filepath.Join("testdata", "state-v1.golden"))
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(golden)
+	f.Add(seedState)
 	f.Add([]byte{})
 	f.Add(frame([]byte(`{"version":1,"recordsets":[],"networks":[],"counters":{}}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {

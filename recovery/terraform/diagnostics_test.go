@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
@@ -67,20 +68,11 @@ func TestParseDiagnosticsGolden(t *testing.T) {
 				t.Fatalf("%v (regenerate with: go test ./recovery/terraform -run Capture -update)", err)
 			}
 			got := parseFile(tc.file, raw)
-			golden := filepath.Join("testdata", tc.file+".golden.json")
-			if *update {
-				b, err := json.MarshalIndent(got, "", "  ")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			b, err := os.ReadFile(golden)
+			enc, err := json.MarshalIndent(got, "", "  ")
 			if err != nil {
-				t.Fatalf("%v (rewrite with -update)", err)
+				t.Fatal(err)
 			}
+			b := golden.Read(t, tc.file+".golden.json", append(enc, '\n'))
 			var want []Diagnostic
 			if err := json.Unmarshal(b, &want); err != nil {
 				t.Fatal(err)

@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,14 +15,11 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider/tftest"
+	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/internal/testenv"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
-
-// update rewrites the golden files and the captured CLI output under
-// testdata/: go test ./recovery/terraform -run 'Golden|Capture' -update
-var update = flag.Bool("update", false, "rewrite golden files and captured CLI output under testdata/")
 
 // networkGVK is the fake cloud's Network kind.
 var networkGVK = schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "Network"}
@@ -105,7 +101,7 @@ func missingID(i int) string { return fmt.Sprintf("net-ffff%012x", i) }
 // capture writes out to testdata/name under -update.
 func capture(t testing.TB, name string, out []byte) {
 	t.Helper()
-	if !*update {
+	if !golden.Update() {
 		return
 	}
 	if err := os.WriteFile(filepath.Join("testdata", name), out, 0o644); err != nil {
