@@ -114,7 +114,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	}
 	all := make([]judged, len(found))
 	var owned []judged
-	var foreign, blocking []ExternalResource
+	var blocking []ExternalResource
 	d := Decision{}
 	for i, r := range found {
 		all[i] = judged{r: r, v: Judge(c, r, rules.ClockSkew)}
@@ -122,7 +122,6 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		case v.Proof != "":
 			owned = append(owned, all[i])
 		default:
-			foreign = append(foreign, r)
 			if v.LookAlike {
 				d.LookAlikes = append(d.LookAlikes, r)
 			}
