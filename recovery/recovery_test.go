@@ -536,6 +536,39 @@ func TestDecisionTable(t *testing.T) {
 		}
 	})
 
+	t.Run("NoIntentLookAlikeConflictIsRecorded", func(t *testing.T) {
+		// Killed before Begin: only crossplane-runtime's pending mark, on an
+		// MR whose spec carries its UID tag. The look-alike holding its key
+		// is a conflict, and the resource records it as reported, so a pass
+		// killed before its report leaves the reason on the resource.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-ni", Name: "www-ni", Type: "A", RRDatas: []string{"192.0.2.5"}, Tags: tags("RecordSet", "www-ni")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-ni", "zone-ni")
+		rs.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().Format(time.RFC3339)})
+		if err := e.cluster.Client.Create(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		rs.Spec.ForProvider.Tags = map[string]*string{recovery.TagUID: ptr(string(rs.GetUID()))}
+		if err := e.cluster.Client.Update(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Entries) != 1 || rep.Entries[0].Reason != recovery.ReasonLookAlike {
+			t.Fatalf("entries %+v, want one %s conflict over %s", rep.Entries, recovery.ReasonLookAlike, theirs.ID)
+		}
+		a := e.annotations(ctx, rs)
+		in, has, err := journal.AnnotationIntent(a)
+		if a[recovery.AnnotationPaused] != "true" || !has || err != nil || in.State != journal.StateReported || in.Outcome.Reason != recovery.ReasonLookAlike {
+			t.Errorf("annotations %v (intent %+v, %v): want paused, and an intent annotation reported as %s", a, in, err, recovery.ReasonLookAlike)
+		}
+	})
+
 	t.Run("PreUpgradeIntentOlderLookAlikeConflicts", func(t *testing.T) {
 		// An intent from before the UID tag: crossplane tags prove
 		// ownership only of a resource created after the create began.
@@ -766,3 +799,5 @@ func TestResolvedPatchWakesReconciler(t *testing.T) {
 		}
 	}
 }
+
+func ptr(s string) *string { return &s }

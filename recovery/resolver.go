@@ -703,15 +703,22 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 		r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (%s)", id, d.Reason)
 	case OutcomeConflict:
 		in := c.Intent
+		if in.ID.IsZero() {
+			// A create no intent explains (the process died before
+			// Begin, or ran without intentjournal): record the conflict
+			// on the resource all the same. A pass killed after this
+			// patch and before its report leaves the reason behind: the
+			// paused resource says "reported", not just "paused".
+			in = journal.Stamp(journal.Intent{Resource: in.Resource, Owner: r.o.Source.Owner}, r.o.Now(), 0)
+		}
 		in.State = journal.StateReported
+		in.Outcome.State, in.Outcome.Reason = journal.StateReported, d.Reason
 		if err := r.patch(ctx, c, func(a map[string]string) {
 			a[AnnotationPaused] = "true"
 			delete(a, AnnotationExternalCreatePending)
 			a[AnnotationRecovered] = recovered
-			if !in.ID.IsZero() {
-				if v, err := journal.EncodeAnnotation(in); err == nil {
-					a[journal.AnnotationKey] = v
-				}
+			if v, err := journal.EncodeAnnotation(in); err == nil {
+				a[journal.AnnotationKey] = v
 			}
 		}); err != nil {
 			return err
