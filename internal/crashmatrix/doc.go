@@ -6,14 +6,19 @@
 // A trial is a pure function of its seed (see NewPlan): the crash point,
 // the kind mix (name-keyed RecordSets, ID-keyed Networks or both), the
 // number of managed resources, the fake cloud's faults (create errors,
-// latency, ambiguous creates) and the hit the failpoint fires on. The
+// latency, ambiguous creates), the hit the failpoint fires on, and in about
+// one trial in three the look-alikes (issue #15): cloud objects that
+// "another cluster" made before the trial's managed resources, with their
+// names, zone and crossplane tags but not their UID tag. The
 // harness, in the package's tests, runs the plan against envtest, the fake
 // cloud process and the provider built with -tags failpoints (see
 // internal/failpoint); Check decides the invariants from what the trial
 // left behind:
 //
 //   - every cloud object is bound to exactly one managed resource, or listed
-//     as an orphan in a recovery report;
+//     as an orphan in a recovery report (look-alikes aside);
+//   - every look-alike still exists with the same tags, bound to nothing;
+//   - no managed resource is bound to a cloud object made before it;
 //   - no managed resource is stuck: each is Ready, or paused and reported;
 //   - at most one 409 per managed resource;
 //   - the journal verifies;

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,13 +26,14 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
 const (
 	// zone holds the trials' record sets.
 	zone = "crash.example"
 	// tagName is the fake cloud tag that names an object's managed resource.
-	tagName = "crossplane-name"
+	tagName = recovery.TagCrossplaneName
 	// apiTimeout bounds one call to the API server or the fake cloud.
 	apiTimeout = 30 * time.Second
 	// fireTimeout bounds how long an armed provider may run before the
@@ -138,6 +140,12 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	res := TrialResult{Plan: p, Mode: e.mode}
 	dir := t.TempDir()
 	prefix := fmt.Sprintf("t%03d", i)
+	// The look-alikes come first, without faults, and at least a second
+	// before the MRs: creationTimestamp keeps whole seconds, and
+	// not-bound-to-older compares the cloud's clock against it.
+	e.fc.SetFaults(t, fakecloud.Faults{})
+	theirs := e.createLookAlikes(t, prefix, p)
+	mrsNotBefore := time.Now().Add(1100 * time.Millisecond)
 	e.fc.SetFaults(t, fakecloud.Faults{
 		Latency:       fakecloud.Latencies{Create: p.Faults.CreateLatency},
 		ErrorRate:     fakecloud.Rates{Create: p.Faults.ErrorRate},
@@ -166,14 +174,17 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	} else {
 		p1 = e.start(t, dir, "provider-armed")
 	}
+	if len(theirs) > 0 {
+		time.Sleep(time.Until(mrsNotBefore))
+	}
 	names := e.createMRs(t, prefix, p)
 	if first == DuringCreate {
-		e.killDuringCreate(t, p1, prefix, p.KillOnHit)
+		e.killDuringCreate(t, p1, prefix, theirs, p.KillOnHit)
 		res.Fired = true
 	} else {
 		res.Fired = e.waitFired(t, p1, names)
 	}
-	res.InFlight = e.inFlight(t, names)
+	res.InFlight = e.inFlight(t, names, theirs)
 	collect(p1)
 	t.Logf("crashed after %s", time.Since(start).Round(100*time.Millisecond))
 
@@ -198,9 +209,10 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	collect(pf)
 
 	o := Observation{
-		MRs:       e.snapshot(t, names),
-		Reports:   reports,
-		Conflicts: conflictsFromLogs(t, logs),
+		MRs:        e.snapshot(t, names),
+		LookAlikes: theirs,
+		Reports:    reports,
+		Conflicts:  conflictsFromLogs(t, logs),
 		CloudConflicts: map[string]int64{
 			KindRecordSet: after.Kinds["recordsets"].Conflicts - before.Kinds["recordsets"].Conflicts,
 			KindNetwork:   after.Kinds["networks"].Conflicts - before.Kinds["networks"].Conflicts,
@@ -219,7 +231,7 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	if len(res.Violations) > 0 && e.keep != "" {
 		keepEvidence(t, filepath.Join(e.keep, fmt.Sprintf("%s-%d", e.mode, p.Seed)), reports, logs)
 	}
-	e.cleanup(t, names, o.Cloud)
+	e.cleanup(t, names, slices.Concat(o.Cloud, theirs))
 	return res
 }
 
@@ -229,13 +241,13 @@ func (e *env) createMRs(t *testing.T, prefix string, p Plan) []string {
 	var objs []client.Object
 	var names []string
 	for j := range p.RecordSets {
-		n := fmt.Sprintf("%s-rs-%d", prefix, j)
+		n := rsName(prefix, j)
 		objs = append(objs, testbed.NewRecordSet(n, zone))
 		names = append(names, n)
 	}
 	for j := range p.Networks {
-		n := fmt.Sprintf("%s-net-%d", prefix, j)
-		objs = append(objs, testbed.NewNetwork(n, fmt.Sprintf("10.%d.%d.0/24", (p.Seed>>8)%250, j)))
+		n := netName(prefix, j)
+		objs = append(objs, testbed.NewNetwork(n, cidr(p.Seed, j)))
 		names = append(names, n)
 	}
 	testbed.Create(t, e.cl, objs...)
@@ -244,17 +256,12 @@ func (e *env) createMRs(t *testing.T, prefix string, p Plan) []string {
 
 // killDuringCreate SIGKILLs inc once the cloud has committed n of the
 // trial's creates, while it still holds their answers (create latency).
-func (e *env) killDuringCreate(t *testing.T, inc *incarnation, prefix string, n int) {
+// The look-alikes theirs are not the trial's creates.
+func (e *env) killDuringCreate(t *testing.T, inc *incarnation, prefix string, theirs []CloudObject, n int) {
 	t.Helper()
 	deadline := time.Now().Add(fireTimeout)
 	for time.Now().Before(deadline) {
-		made := 0
-		for _, c := range cloudObjects(e.fc.Stats(t)) {
-			if strings.HasPrefix(c.MR, prefix+"-") {
-				made++
-			}
-		}
-		if made >= n {
+		if len(ownObjects(e.fc.Stats(t), prefix, theirs)) >= n {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -311,12 +318,14 @@ func converged(mrs []MR, want int) bool {
 }
 
 // inFlight counts the MRs with no external name whose object the cloud
-// has made.
-func (e *env) inFlight(t *testing.T, names []string) int {
+// has made; a look-alike (theirs) is not an MR's object.
+func (e *env) inFlight(t *testing.T, names []string, theirs []CloudObject) int {
 	t.Helper()
 	made := map[string]bool{}
 	for _, c := range cloudObjects(e.fc.Stats(t)) {
-		made[c.MR] = true
+		if !slices.ContainsFunc(theirs, func(la CloudObject) bool { return la.ID == c.ID }) {
+			made[c.MR] = true
+		}
 	}
 	n := 0
 	for _, m := range e.snapshot(t, names) {
@@ -353,6 +362,7 @@ func (e *env) snapshot(t *testing.T, names []string) []MR {
 		m := MR{
 			Kind: KindRecordSet, Name: mg.GetName(), UID: string(mg.GetUID()),
 			ExternalName: meta.GetExternalName(mg), Ready: testbed.IsReady(mg), Paused: meta.IsPaused(mg),
+			CreatedAt: mg.GetCreationTimestamp().Time,
 		}
 		if _, ok := mg.(*v1alpha1.Network); ok {
 			m.Kind = KindNetwork
@@ -375,7 +385,7 @@ func (e *env) snapshot(t *testing.T, names []string) []MR {
 func cloudObjects(s fakecloud.Stats) []CloudObject {
 	var out []CloudObject
 	for _, o := range s.Objects.All() {
-		out = append(out, CloudObject{Kind: o.Kind, ID: o.ID, MR: o.Tags[tagName]})
+		out = append(out, CloudObject{Kind: o.Kind, ID: o.ID, MR: o.Tags[tagName], Tags: o.Tags, CreatedAt: o.CreatedAt})
 	}
 	return out
 }
@@ -432,7 +442,8 @@ func verifyJournal(path string) (*journal.VerifyReport, error) {
 }
 
 // cleanup removes the trial's MRs (finalizers dropped: no provider runs)
-// and cloud objects, and clears the faults.
+// and the cloud objects cloud (the look-alikes among them), and clears the
+// faults.
 func (e *env) cleanup(t *testing.T, names []string, cloud []CloudObject) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)

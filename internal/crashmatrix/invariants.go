@@ -2,8 +2,10 @@ package crashmatrix
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -11,11 +13,13 @@ import (
 
 // Invariants, as named in violations and tables.
 const (
-	InvBoundOrReported = "bound-or-reported"
-	InvNotStuck        = "not-stuck"
-	InvOneConflict     = "one-conflict"
-	InvJournal         = "journal-verifies"
-	InvReport          = "report-validates"
+	InvBoundOrReported    = "bound-or-reported"
+	InvLookAlikeUntouched = "look-alike-untouched"
+	InvNotBoundToOlder    = "not-bound-to-older"
+	InvNotStuck           = "not-stuck"
+	InvOneConflict        = "one-conflict"
+	InvJournal            = "journal-verifies"
+	InvReport             = "report-validates"
 )
 
 // MR is what the invariants need of a managed resource.
@@ -27,19 +31,32 @@ type MR struct {
 	IntentState string
 	// Status summarises the conditions, for messages.
 	Status string
+	// CreatedAt is the creationTimestamp, which the API server keeps to
+	// the second, rounded down.
+	CreatedAt time.Time
 }
 
 // CloudObject is a live fake cloud object.
 type CloudObject struct {
 	Kind, ID string
 	// MR is the crossplane-name tag.
-	MR string
+	MR        string
+	Tags      map[string]string
+	CreatedAt time.Time
 }
 
 // Observation is what a trial left behind once the provider converged.
 type Observation struct {
-	MRs   []MR
+	MRs []MR
+	// Cloud holds the trial's live cloud objects (those tagged with the
+	// name of one of its managed resources), look-alikes included.
 	Cloud []CloudObject
+	// LookAlikes are the objects the harness made, before the managed
+	// resources, with their names and crossplane tags but not their UID
+	// (issue #15), as the cloud answered their creates. They belong to
+	// no managed resource of the trial: recovery must not adopt, delete or
+	// retag them, and no report need list them.
+	LookAlikes []CloudObject
 	// Reports are the recovery reports the provider wrote, as read from
 	// disk, one per incarnation that wrote one.
 	Reports [][]byte
@@ -83,13 +100,42 @@ func Check(o Observation) []Violation {
 			byExt[m.ExternalName] = append(byExt[m.ExternalName], m.Name)
 		}
 	}
+	theirs := map[string]bool{}
+	for _, la := range o.LookAlikes {
+		theirs[la.ID] = true
+	}
+	live := map[string]CloudObject{}
 	for _, c := range o.Cloud {
+		live[c.ID] = c
+		if theirs[c.ID] {
+			continue // not ours: see look-alike-untouched
+		}
 		switch n := byExt[c.ID]; {
 		case len(n) == 1:
 		case len(n) > 1:
 			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s is bound to %d managed resources: %s", c.Kind, c.ID, len(n), strings.Join(n, ", "))})
 		case !orphans[c.ID]:
 			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s (tag %q) is bound to no managed resource and in no report", c.Kind, c.ID, c.MR)})
+		}
+	}
+
+	for _, la := range o.LookAlikes {
+		c, ok := live[la.ID]
+		switch {
+		case !ok:
+			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is gone", la.Kind, la.ID, la.MR)})
+		case !maps.Equal(c.Tags, la.Tags):
+			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s was retagged: %v, was %v", la.Kind, la.ID, la.MR, c.Tags, la.Tags)})
+		}
+		if n := byExt[la.ID]; len(n) > 0 {
+			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is bound to %s", la.Kind, la.ID, la.MR, strings.Join(n, ", "))})
+		}
+	}
+
+	for _, m := range o.MRs {
+		if c, ok := live[m.ExternalName]; ok && m.ExternalName != "" && c.CreatedAt.Before(m.CreatedAt) {
+			out = append(out, Violation{m.Kind, InvNotBoundToOlder, fmt.Sprintf("%s is bound to %s %s, made at %s, before the managed resource at %s",
+				m.Name, c.Kind, c.ID, c.CreatedAt.UTC().Format(time.RFC3339Nano), m.CreatedAt.UTC().Format(time.RFC3339))})
 		}
 	}
 

@@ -16,8 +16,49 @@ func TestNewPlanIsAFunctionOfItsSeed(t *testing.T) {
 	}
 }
 
+// TestNewPlanKeepsOldSeeds pins plans computed before look-alikes were
+// added (their draws come after every other): a seed named in
+// docs/reliability.md or a bug report must still replay the same crash
+// point, kinds, counts, faults and kill hits.
+func TestNewPlanKeepsOldSeeds(t *testing.T) {
+	ms := time.Millisecond
+	cases := map[string]struct {
+		reason        string
+		seed          uint64
+		nameKeyedOnly bool
+		want          Plan
+	}{
+		"Mixed": {reason: "A mixed after-create plan.", seed: 1,
+			want: Plan{Seed: 1, Point: AfterCreate, RecordSets: 2, Networks: 2, KillOnHit: 1, Faults: Faults{CreateLatency: 481 * ms, AmbiguousRate: 0.15}}},
+		"MixedNameKeyedOnly": {reason: "The same seed, name-keyed only.", seed: 1, nameKeyedOnly: true,
+			want: Plan{Seed: 1, Point: AfterCreate, RecordSets: 4, KillOnHit: 1, Faults: Faults{CreateLatency: 481 * ms, AmbiguousRate: 0.15}}},
+		"DuringCreate": {reason: "A during-create plan, its latency raised to 1s.", seed: 42,
+			want: Plan{Seed: 42, Point: DuringCreate, RecordSets: 5, Networks: 5, KillOnHit: 2, Faults: Faults{CreateLatency: time.Second, ErrorRate: 0.1, AmbiguousRate: 0.15}}},
+		"AfterBegin": {reason: "The after-begin plan of the published long run.", seed: 20261123,
+			want: Plan{Seed: 20261123, Point: AfterBegin, Networks: 10, KillOnHit: 1, Faults: Faults{CreateLatency: 562 * ms, AmbiguousRate: 0.15}}},
+		"DuringRecovery": {reason: "A during-recovery plan draws its first point and recovery kill.", seed: 20261126,
+			want: Plan{Seed: 20261126, Point: DuringRecovery, RecordSets: 8, KillOnHit: 2, First: DuringCreate, RecoveryKillOnHit: 2, Faults: Faults{CreateLatency: time.Second, AmbiguousRate: 0.15}}},
+		"AfterSettle": {reason: "An after-settle plan with both fault rates.", seed: 20261134,
+			want: Plan{Seed: 20261134, Point: AfterSettle, Networks: 4, KillOnHit: 1, Faults: Faults{CreateLatency: 481 * ms, ErrorRate: 0.1, AmbiguousRate: 0.3}}},
+		"BeforeBegin": {reason: "A before-begin plan with a late kill hit.", seed: 20261138,
+			want: Plan{Seed: 20261138, Point: BeforeBegin, Networks: 10, KillOnHit: 5, Faults: Faults{CreateLatency: 1108 * ms, AmbiguousRate: 0.3}}},
+		"Finding": {reason: "Seed 20261230 replays the stuck-resource finding of docs/reliability.md.", seed: 20261230,
+			want: Plan{Seed: 20261230, Point: DuringCreate, RecordSets: 4, Networks: 5, KillOnHit: 2, Faults: Faults{CreateLatency: 1283 * ms, ErrorRate: 0.25}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := NewPlan(tc.seed, tc.nameKeyedOnly)
+			got.LookAlikeRecordSets, got.LookAlikeNetworks = 0, 0
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("NewPlan(%d, %t): %s Every field but the look-alikes must be as before they were added.\n-want, +got:\n%s", tc.seed, tc.nameKeyedOnly, tc.reason, diff)
+			}
+		})
+	}
+}
+
 func TestNewPlanBounds(t *testing.T) {
 	points := map[Point]int{}
+	lookAlikes := 0
 	for seed := range uint64(2000) {
 		p := NewPlan(seed, false)
 		points[p.Point]++
@@ -34,15 +75,26 @@ func TestNewPlanBounds(t *testing.T) {
 				p.Point != DuringRecovery || ((p.First == AfterBegin || p.First == DuringCreate) && p.RecoveryKillOnHit >= 1 && p.RecoveryKillOnHit <= 3)},
 			"Failpoint": {"Every point but the two the harness drives has a failpoint.",
 				(p.Point.Failpoint() == "") == (p.Point == DuringCreate || p.Point == DuringRecovery)},
+			"LookAlikes": {"Look-alikes meet at most the first two managed resources of each kind the trial creates.",
+				p.LookAlikeRecordSets >= 0 && p.LookAlikeRecordSets <= min(2, p.RecordSets) &&
+					p.LookAlikeNetworks >= 0 && p.LookAlikeNetworks <= min(2, p.Networks)},
+			"CreatesLeft": {"A during-create kill waits for KillOnHit committed creates; a RecordSet whose key a look-alike holds commits none.",
+				p.Total()-p.LookAlikeRecordSets >= p.KillOnHit},
 		}
 		for name, c := range checks {
 			if !c.ok {
 				t.Errorf("seed %d, %s: %s\n%s", seed, name, c.reason, p)
 			}
 		}
-		if q := NewPlan(seed, true); q.Networks != 0 || q.RecordSets != q.Total() {
+		if q := NewPlan(seed, true); q.Networks != 0 || q.RecordSets != q.Total() || q.LookAlikeNetworks != 0 {
 			t.Errorf("seed %d: a name-keyed-only plan creates Networks: %s", seed, q)
 		}
+		if p.LookAlikes() > 0 {
+			lookAlikes++
+		}
+	}
+	if lookAlikes < 2000/4 || lookAlikes > 2000*5/12 {
+		t.Errorf("%d of 2000 seeds have look-alikes, want about one in three (667)", lookAlikes)
 	}
 	for _, pt := range Points {
 		if points[pt] < 200 {
@@ -70,6 +122,33 @@ func TestParseMode(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("ParseMode(%q): %s\n-want, +got:\n%s", tc.in, tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestPlanString(t *testing.T) {
+	base := Plan{Seed: 7, Point: AfterBegin, RecordSets: 2, Networks: 3, KillOnHit: 1, Faults: Faults{CreateLatency: 500 * time.Millisecond, ErrorRate: 0.1}}
+	withLookAlikes := base
+	withLookAlikes.LookAlikeRecordSets, withLookAlikes.LookAlikeNetworks = 1, 2
+	recovering := base
+	recovering.Point, recovering.First, recovering.RecoveryKillOnHit = DuringRecovery, DuringCreate, 2
+	cases := map[string]struct {
+		reason string
+		p      Plan
+		want   string
+	}{
+		"Plain": {reason: "A plan without look-alikes names none.", p: base,
+			want: "seed=7 point=after-begin rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00"},
+		"LookAlikes": {reason: "A plan with look-alikes names how many of each kind.", p: withLookAlikes,
+			want: "seed=7 point=after-begin rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00 look-alikes=rs:1,net:2"},
+		"Recovery": {reason: "A during-recovery plan names its first point and recovery kill.", p: recovering,
+			want: "seed=7 point=during-recovery rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00 first=during-create recovery-kill@2"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, tc.p.String()); diff != "" {
+				t.Errorf("String(): %s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

@@ -116,6 +116,8 @@ type Object struct {
 	Kind string
 	ID   string
 	Tags map[string]string
+	// CreatedAt is when the fake cloud made the object, by its clock.
+	CreatedAt time.Time
 }
 
 // All lists every live object: the record sets, then the networks, each in
@@ -123,10 +125,10 @@ type Object struct {
 func (o StatsObjects) All() []Object {
 	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks))
 	for _, r := range o.RecordSets {
-		out = append(out, Object{Kind: "RecordSet", ID: r.ID, Tags: r.Tags})
+		out = append(out, Object{Kind: "RecordSet", ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
 	}
 	for _, n := range o.Networks {
-		out = append(out, Object{Kind: "Network", ID: n.ID, Tags: n.Tags})
+		out = append(out, Object{Kind: "Network", ID: n.ID, Tags: n.Tags, CreatedAt: n.CreatedAt})
 	}
 	return out
 }
