@@ -205,6 +205,19 @@ func (e *env) eventReasons(ctx context.Context, name string) []string {
 }
 
 // outcomes summarises a report as outcome per resource name.
+// hasEvent waits up to 5 s for an Event with reason on the resource name:
+// Events are posted asynchronously, one after another.
+func (e *env) hasEvent(ctx context.Context, name, reason string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := e.eventReasons(ctx, name)
+		if contains(r, reason) || time.Now().After(deadline) {
+			return contains(r, reason)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func outcomes(rep *recovery.Report) map[string][]recovery.Outcome {
 	out := map[string][]recovery.Outcome{}
 	for _, e := range rep.Entries {
@@ -334,8 +347,8 @@ func TestDecisionTable(t *testing.T) {
 		if got := e.state(ctx, rs.GetUID()); got != journal.StateReported {
 			t.Errorf("journal state %s, want reported", got)
 		}
-		if r := e.eventReasons(ctx, "www-taken"); !contains(r, recovery.EventConflict) {
-			t.Errorf("events %v, want %s", r, recovery.EventConflict)
+		if !e.hasEvent(ctx, "www-taken", recovery.EventConflict) {
+			t.Errorf("no Event %s on www-taken", recovery.EventConflict)
 		}
 		if rep.NeedsAttention() != true {
 			t.Error("a conflict must need attention (CLI exit code 3)")
@@ -464,8 +477,8 @@ func TestDecisionTable(t *testing.T) {
 		if got, err := fc.GetRecordSet(ctx, theirs.ID); err != nil || got.ID != theirs.ID {
 			t.Errorf("the look-alike was touched: %v", err)
 		}
-		if r := e.eventReasons(ctx, "www-la"); !contains(r, recovery.EventConflict) {
-			t.Errorf("events %v, want %s", r, recovery.EventConflict)
+		if !e.hasEvent(ctx, "www-la", recovery.EventConflict) {
+			t.Errorf("no Event %s on www-la", recovery.EventConflict)
 		}
 	})
 
@@ -504,8 +517,8 @@ func TestDecisionTable(t *testing.T) {
 		if _, err := fc.GetNetwork(ctx, theirs.ID); err != nil {
 			t.Errorf("the look-alike was deleted under delete-orphans: %v", err)
 		}
-		if r := e.eventReasons(ctx, "vpc-la"); !contains(r, recovery.EventLookAlike) {
-			t.Errorf("events %v, want %s", r, recovery.EventLookAlike)
+		if !e.hasEvent(ctx, "vpc-la", recovery.EventLookAlike) {
+			t.Errorf("no Event %s on vpc-la", recovery.EventLookAlike)
 		}
 	})
 
@@ -531,8 +544,8 @@ func TestDecisionTable(t *testing.T) {
 		if !strings.Contains(rep.Entries[0].Action, theirs.ID) {
 			t.Errorf("action %q does not name the look-alike %s", rep.Entries[0].Action, theirs.ID)
 		}
-		if r := e.eventReasons(ctx, "vpc-la2"); !contains(r, recovery.EventLookAlike) {
-			t.Errorf("events %v, want %s", r, recovery.EventLookAlike)
+		if !e.hasEvent(ctx, "vpc-la2", recovery.EventLookAlike) {
+			t.Errorf("no Event %s on vpc-la2", recovery.EventLookAlike)
 		}
 	})
 
