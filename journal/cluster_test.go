@@ -155,4 +155,3 @@ func TestOwnershipFieldsRoundTrip(t *testing.T) {
 		t.Errorf("an annotation from before the fields existed decoded with uidTag %v, cluster %q", o.UIDTag, o.Owner.Cluster)
 	}
 }
-

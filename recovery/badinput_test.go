@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -48,7 +49,7 @@ func TestBadInput(t *testing.T) {
 	t.Run("DryRunChangesNothing", func(t *testing.T) {
 		nw := testbed.NewNetwork("dry", "10.9.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "dry", Tags: tags("Network", "dry")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "dry", Tags: fixtures.CrossplaneTags("Network", "dry")}); err != nil {
 			t.Fatal(err)
 		}
 		before := e.annotations(ctx, nw)
@@ -78,7 +79,7 @@ func TestBadInput(t *testing.T) {
 			mrName := strings.ToLower(name)
 			nw := testbed.NewNetwork(mrName, "10.8.0.0/16")
 			pendingOnly(t, nw, map[string]string{journal.AnnotationKey: value})
-			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, Tags: tags("Network", mrName)})
+			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, Tags: fixtures.CrossplaneTags("Network", mrName)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -138,7 +139,7 @@ func TestBadInput(t *testing.T) {
 	t.Run("PatchConflictRetriesWithFreshRead", func(t *testing.T) {
 		nw := testbed.NewNetwork("raced", "10.6.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "raced", Tags: tags("Network", "raced")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "raced", Tags: fixtures.CrossplaneTags("Network", "raced")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +202,7 @@ func TestBadInput(t *testing.T) {
 		rs := testbed.NewRecordSet("secretive", "zone-s")
 		rs.Spec.WriteConnectionSecretToReference = &xpv1.SecretReference{Name: "conn", Namespace: "default"}
 		in := e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-s", "name": "secretive"})
-		if _, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-s", Name: "secretive", Type: "A", RRDatas: []string{secret}, Tags: tags("RecordSet", "secretive")}); err != nil {
+		if _, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-s", Name: "secretive", Type: "A", RRDatas: []string{secret}, Tags: fixtures.CrossplaneTags("RecordSet", "secretive")}); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
@@ -233,7 +234,7 @@ func TestBadInput(t *testing.T) {
 		}
 		in, err := j.Begin(ctx, journal.Intent{
 			Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: "damaged", UID: string(nw.GetUID())},
-			LookupKeys: tags("Network", "damaged"),
+			LookupKeys: fixtures.CrossplaneTags("Network", "damaged"),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -254,7 +255,7 @@ func TestBadInput(t *testing.T) {
 		if err := e.cluster.Client.Update(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "damaged", Tags: tags("Network", "damaged")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "damaged", Tags: fixtures.CrossplaneTags("Network", "damaged")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -109,7 +110,7 @@ func (f *scaleFixture) grow(b *testing.B, n int) {
 			name := fmt.Sprintf("scale-net-%06d", i)
 			obj = testbed.NewNetwork(name, "10.0.0.0/16")
 			// Writes carry no latency: only reads (lookups) are slowed.
-			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: tags("Network", name)}); err != nil {
+			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: fixtures.CrossplaneTags("Network", name)}); err != nil {
 				return fmt.Errorf("cannot create cloud network %s: %w", name, err)
 			}
 		} else {
@@ -147,7 +148,7 @@ func (f *scaleFixture) bench(b *testing.B, n int) {
 		apiWrite += time.Since(start)
 		if err := parallel(n, 64, func(i int) error {
 			obj, kind := f.objs[i], scaleKind(i)
-			lk := tags(kind, obj.GetName())
+			lk := fixtures.CrossplaneTags(kind, obj.GetName())
 			lk["zone"], lk["name"] = scaleZone, obj.GetName()
 			_, err := j.Begin(ctx, journal.Intent{
 				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 )
@@ -94,7 +95,7 @@ func BenchmarkRecovery100k(b *testing.B) {
 				// Random v4 UUIDs, as Kubernetes assigns: insertion order
 				// shapes bbolt's page fill and so the journal's size.
 				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: name, UID: uuid.NewString()},
-				LookupKeys: tags("Network", name),
+				LookupKeys: fixtures.CrossplaneTags("Network", name),
 			})
 			return err
 		}); err != nil {

@@ -112,12 +112,16 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			Action:  "check the provider's connectivity and permissions, then rerun: intentjournal recover",
 		}
 	}
+	skew := rules.ClockSkew
+	if skew <= 0 {
+		skew = DefaultClockSkew
+	}
 	all := make([]judged, len(found))
 	var owned []judged
 	var blocking []ExternalResource
 	d := Decision{}
 	for i, r := range found {
-		all[i] = judged{r: r, v: Judge(c, r, rules.ClockSkew)}
+		all[i] = judged{r: r, v: Judge(c, r, skew)}
 		switch v := all[i].v; {
 		case v.Proof != "":
 			owned = append(owned, all[i])
@@ -131,7 +135,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		}
 	}
 	began := c.NotBefore()
-	slices.SortStableFunc(owned, func(a, b judged) int { return preferred(a, b, began, rules.ClockSkew) })
+	slices.SortStableFunc(owned, func(a, b judged) int { return preferred(a, b, began, skew) })
 	best := func() Proof { return owned[0].v.Proof }
 	switch {
 	case c.Deleted() && len(owned) > 0:
@@ -205,9 +209,6 @@ func preferred(a, b judged, began time.Time, skew time.Duration) int {
 	if c := cmp.Compare(a.v.Proof.rank(), b.v.Proof.rank()); c != 0 {
 		return c
 	}
-	if skew <= 0 {
-		skew = DefaultClockSkew
-	}
 	class := func(r ExternalResource) int {
 		switch {
 		case r.CreatedAt.IsZero():
@@ -224,6 +225,17 @@ func preferred(a, b judged, began time.Time, skew time.Duration) int {
 		return c
 	}
 	return strings.Compare(a.r.ID, b.r.ID)
+}
+
+// foundByID returns the report's record of the found resource id, with the
+// proof Decide judged it by.
+func (d *Decision) foundByID(id string) Found {
+	for _, f := range d.Found {
+		if f.ID == id {
+			return f
+		}
+	}
+	return Found{ID: id}
 }
 
 func resources(js []judged) []ExternalResource {

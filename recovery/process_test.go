@@ -23,6 +23,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -109,7 +110,7 @@ func TestSIGKILLMidPassIsIdempotent(t *testing.T) {
 	for i := range 8 {
 		nw := testbed.NewNetwork(fmt.Sprintf("idem-adopt-%d", i), "10.0.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: nw.Name, Tags: tags("Network", nw.Name)})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: nw.Name, Tags: fixtures.CrossplaneTags("Network", nw.Name)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,6 +37,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -468,7 +469,7 @@ func TestRBAC(t *testing.T) {
 	// ours found (adopted), someone else's found (conflict).
 	clearMe := newRow(ctx, t, e, "RecordSet", "rbac-clear", nil)
 	adoptMe := newRow(ctx, t, e, "Network", "rbac-adopt", func() {
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-adopt", Tags: tags("Network", "rbac-adopt")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-adopt", Tags: fixtures.CrossplaneTags("Network", "rbac-adopt")}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -574,7 +575,7 @@ func TestRBAC(t *testing.T) {
 				reason:   "adoption needs patch; the decision must wait, not be dropped",
 				resource: "networks", verb: "patch", journaled: true,
 				inCloud: func(name string) {
-					if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: tags("Network", name)}); err != nil {
+					if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: fixtures.CrossplaneTags("Network", name)}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -724,7 +725,7 @@ func TestRBAC(t *testing.T) {
 		// The Recoverer's pass.
 		nw := testbed.NewNetwork("rbac-provider", "10.21.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-provider", Tags: tags("Network", "rbac-provider")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-provider", Tags: fixtures.CrossplaneTags("Network", "rbac-provider")}); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := recovery.Run(ctx, e.rbacOptions(provider, nw.GetUID()))

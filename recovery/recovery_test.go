@@ -27,6 +27,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -82,19 +83,10 @@ func (e *env) options(uids ...types.UID) recovery.Options {
 	}
 }
 
-// tags returns the crossplane external tags upjet sets on a resource.
-func tags(kind, name string) map[string]string {
-	return map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
-		recovery.TagCrossplaneName:           name,
-		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
-	}
-}
-
 // uidTags are the tags a create of the managed resource uid sends when the
 // adapter's Tagger wrote its tags: crossplane's plus the UID tag.
 func uidTags(kind, name string, uid types.UID) map[string]string {
-	t := tags(kind, name)
+	t := fixtures.CrossplaneTags(kind, name)
 	t[recovery.TagUID] = string(uid)
 	return t
 }
@@ -119,7 +111,7 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	if err := e.cluster.Client.Create(ctx, obj); err != nil {
 		e.t.Fatal(err)
 	}
-	lk := tags(kind, obj.GetName())
+	lk := fixtures.CrossplaneTags(kind, obj.GetName())
 	for k, v := range keys {
 		lk[k] = v
 	}
@@ -273,7 +265,7 @@ func TestDecisionTable(t *testing.T) {
 		nw := testbed.NewNetwork("adopt-me", "10.1.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
 		resolved = append(resolved, nw.GetUID())
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "adopt-me", CIDRBlock: "10.1.0.0/16", Tags: tags("Network", "adopt-me")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "adopt-me", CIDRBlock: "10.1.0.0/16", Tags: fixtures.CrossplaneTags("Network", "adopt-me")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -304,7 +296,7 @@ func TestDecisionTable(t *testing.T) {
 		rs := testbed.NewRecordSet("www-adopt", "zone-a")
 		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-a", "name": "www-adopt"})
 		resolved = append(resolved, rs.GetUID())
-		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", RRDatas: []string{"192.0.2.1"}, Tags: tags("RecordSet", "www-adopt")})
+		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", RRDatas: []string{"192.0.2.1"}, Tags: fixtures.CrossplaneTags("RecordSet", "www-adopt")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -361,7 +353,7 @@ func TestDecisionTable(t *testing.T) {
 		resolved = append(resolved, nw.GetUID())
 		var ids []string
 		for range 3 {
-			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", Tags: tags("Network", "twice")})
+			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", Tags: fixtures.CrossplaneTags("Network", "twice")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -394,7 +386,7 @@ func TestDecisionTable(t *testing.T) {
 	})
 
 	t.Run("DeletedMRIsOrphan", func(t *testing.T) {
-		nw, made := e.deletedInFlight(ctx, "gone", "10.3.0.0/16", func(types.UID) map[string]string { return tags("Network", "gone") })
+		nw, made := e.deletedInFlight(ctx, "gone", "10.3.0.0/16", func(types.UID) map[string]string { return fixtures.CrossplaneTags("Network", "gone") })
 		resolved = append(resolved, nw.GetUID())
 		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
 		if err != nil {
@@ -428,7 +420,7 @@ func TestDecisionTable(t *testing.T) {
 	t.Run("DeletedMRTagsOnlyOrphanKept", func(t *testing.T) {
 		// Crossplane tags alone never delete: any cluster with the same
 		// manifests writes the same ones.
-		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.4.1.0/16", func(types.UID) map[string]string { return tags("Network", "gone-tags-only") })
+		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.4.1.0/16", func(types.UID) map[string]string { return fixtures.CrossplaneTags("Network", "gone-tags-only") })
 		resolved = append(resolved, nw.GetUID())
 		o := e.options(nw.GetUID())
 		o.Policy.DeleteOrphans = true
@@ -447,7 +439,7 @@ func TestDecisionTable(t *testing.T) {
 	t.Run("LookAlikeOnlyNameKeyedConflicts", func(t *testing.T) {
 		// Another cluster's RecordSet with this MR's name, zone and
 		// crossplane tags, made before the MR existed.
-		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-la", Name: "www-la", Type: "A", RRDatas: []string{"192.0.2.7"}, Tags: tags("RecordSet", "www-la")})
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-la", Name: "www-la", Type: "A", RRDatas: []string{"192.0.2.7"}, Tags: fixtures.CrossplaneTags("RecordSet", "www-la")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -483,7 +475,7 @@ func TestDecisionTable(t *testing.T) {
 	})
 
 	t.Run("LookAlikeBesideOursAdoptsOurs", func(t *testing.T) {
-		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: tags("Network", "vpc-la")})
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: fixtures.CrossplaneTags("Network", "vpc-la")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -523,7 +515,7 @@ func TestDecisionTable(t *testing.T) {
 	})
 
 	t.Run("LookAlikeOnlyIDKeyedClears", func(t *testing.T) {
-		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la2", Tags: tags("Network", "vpc-la2")})
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la2", Tags: fixtures.CrossplaneTags("Network", "vpc-la2")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -554,7 +546,7 @@ func TestDecisionTable(t *testing.T) {
 		// MR whose spec carries its UID tag. The look-alike holding its key
 		// is a conflict, and the resource records it as reported, so a pass
 		// killed before its report leaves the reason on the resource.
-		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-ni", Name: "www-ni", Type: "A", RRDatas: []string{"192.0.2.5"}, Tags: tags("RecordSet", "www-ni")})
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-ni", Name: "www-ni", Type: "A", RRDatas: []string{"192.0.2.5"}, Tags: fixtures.CrossplaneTags("RecordSet", "www-ni")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -585,7 +577,7 @@ func TestDecisionTable(t *testing.T) {
 	t.Run("PreUpgradeIntentOlderLookAlikeConflicts", func(t *testing.T) {
 		// An intent from before the UID tag: crossplane tags prove
 		// ownership only of a resource created after the create began.
-		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-old", Name: "www-old", Type: "A", RRDatas: []string{"192.0.2.8"}, Tags: tags("RecordSet", "www-old")})
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-old", Name: "www-old", Type: "A", RRDatas: []string{"192.0.2.8"}, Tags: fixtures.CrossplaneTags("RecordSet", "www-old")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -649,7 +641,7 @@ func TestDecisionTable(t *testing.T) {
 		nw := testbed.NewNetwork("single", "10.10.0.0/16")
 		resolved = append(resolved, nw.GetUID())
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", Tags: tags("Network", "single")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", Tags: fixtures.CrossplaneTags("Network", "single")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -761,7 +753,7 @@ func TestResolvedPatchWakesReconciler(t *testing.T) {
 	}
 	adopted := testbed.NewNetwork("wake-adopted", "10.0.0.0/16")
 	e.begin(ctx, adopted, "Network", nil)
-	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, Tags: tags("Network", adopted.Name)}); err != nil {
+	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, Tags: fixtures.CrossplaneTags("Network", adopted.Name)}); err != nil {
 		t.Fatal(err)
 	}
 	conflict := testbed.NewRecordSet("wake-conflict", "zone-wake")

@@ -651,7 +651,7 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 		out := make([]Entry, 0, len(d.Orphans))
 		for _, o := range d.Orphans {
 			oe := e
-			oe.Found = []Found{r.orphanFound(c, o)}
+			oe.Found = []Found{d.foundByID(o.ID)}
 			out = append(out, oe)
 		}
 		return out
@@ -660,19 +660,13 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 	for _, o := range d.Orphans {
 		out = append(out, Entry{
 			IntentID: id, Resource: c.Intent.Resource, Sources: srcs,
-			Found:   []Found{r.orphanFound(c, o)},
+			Found:   []Found{d.foundByID(o.ID)},
 			Outcome: OutcomeOrphan, Reason: ReasonDuplicate,
 			Message: fmt.Sprintf("%s is a later duplicate of %s, which %s adopted", o.ID, d.Adopt.ID, c.Intent.Resource),
 			Action:  fmt.Sprintf("delete the cloud resource %s (or rerun intentjournal recover with --delete-orphans)", o.ID),
 		})
 	}
 	return out
-}
-
-// orphanFound is the report's record of an orphan o of c.
-func (r *Resolver) orphanFound(c *Candidate, o ExternalResource) Found {
-	p := Judge(c, o, r.o.Policy.ClockSkew).Proof
-	return Found{ID: o.ID, Tags: cloneTags(o.Tags), CreatedAt: o.CreatedAt, Owned: true, Proof: string(p)}
 }
 
 // apply carries out a decision: patch the managed resource, delete orphans
@@ -743,7 +737,7 @@ func (r *Resolver) deleteOrphans(ctx context.Context, c *Candidate, d *Decision)
 		if c.Object != nil {
 			r.event(c, corev1.EventTypeWarning, EventDuplicate, "Cloud resource %s is a duplicate left by an interrupted create", o.ID)
 		}
-		if !r.o.Policy.DeleteOrphans || del == nil || !Judge(c, o, r.o.Policy.ClockSkew).Proof.Strong() {
+		if !r.o.Policy.DeleteOrphans || del == nil || !Proof(d.foundByID(o.ID).Proof).Strong() {
 			continue
 		}
 		if err := del.Delete(ctx, c, o); err != nil {

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -45,7 +46,7 @@ func TestIncompleteAge(t *testing.T) {
 	// Left by a process that died after the cloud made the Network.
 	oldNet := testbed.NewNetwork("age-old-net", "10.9.0.0/16")
 	e.incomplete(ctx, oldNet, old)
-	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "age-old-net", CIDRBlock: "10.9.0.0/16", Tags: tags("Network", "age-old-net")})
+	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "age-old-net", CIDRBlock: "10.9.0.0/16", Tags: fixtures.CrossplaneTags("Network", "age-old-net")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,8 @@ func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
 	// it (recovery.Candidate.SentUIDTag), and recovery would take the
 	// create's own resource for a look-alike. It is added once recovery has
 	// resolved the create.
-	if uid := string(mg.GetUID()); carriesUIDTag(mg) || !meta.ExternalCreateIncomplete(mg) {
+	uid := string(mg.GetUID())
+	if !meta.ExternalCreateIncomplete(mg) || recovery.CarriesUIDTag(paved.UnstructuredContent(), uid) {
 		tags[recovery.TagUID] = &uid
 	}
 	if err := paved.SetValue("spec.forProvider."+t.field, tags); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
@@ -37,14 +38,6 @@ type crashed struct {
 var testKinds = []string{
 	"RecordSet.v1alpha1.fakecloud.intentjournal.io",
 	"Network.v1alpha1.fakecloud.intentjournal.io",
-}
-
-func xpTags(kind, name string) map[string]string {
-	return map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
-		recovery.TagCrossplaneName:           name,
-		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
-	}
 }
 
 // newCrashed sets up:
@@ -74,7 +67,7 @@ func newCrashed(t *testing.T) *crashed {
 	}
 
 	rs, err := c.cloud.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: zone, Name: "rs-adopt", Type: "A", TTL: 300,
-		RRDatas: []string{"192.0.2.10"}, Tags: xpTags("RecordSet", "rs-adopt")})
+		RRDatas: []string{"192.0.2.10"}, Tags: fixtures.CrossplaneTags("RecordSet", "rs-adopt")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +78,7 @@ func newCrashed(t *testing.T) *crashed {
 		t.Fatal(err)
 	}
 	c.cloudID["rs-conflict"] = rs.ID
-	n, err := c.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "net-adopt", CIDRBlock: "10.0.0.0/16", Tags: xpTags("Network", "net-adopt")})
+	n, err := c.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "net-adopt", CIDRBlock: "10.0.0.0/16", Tags: fixtures.CrossplaneTags("Network", "net-adopt")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,10 +91,10 @@ func newCrashed(t *testing.T) *crashed {
 	var b byte = 0xa0
 	for name, obj := range c.objs {
 		kind := "RecordSet"
-		keys := xpTags(kind, name)
+		keys := fixtures.CrossplaneTags(kind, name)
 		if strings.HasPrefix(name, "net-") {
 			kind = "Network"
-			keys = xpTags(kind, name)
+			keys = fixtures.CrossplaneTags(kind, name)
 		} else {
 			keys["zone"], keys["name"] = zone, name
 		}

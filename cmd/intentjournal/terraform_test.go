@@ -14,6 +14,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider/tftest"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/testenv"
@@ -54,7 +55,7 @@ func TestRecoverTerraform(t *testing.T) {
 	ids := map[string]string{}
 	for name, obj := range objs {
 		testbed.Create(t, cluster, obj)
-		n, err := cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: xpTags("Network", name)})
+		n, err := cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: fixtures.CrossplaneTags("Network", name)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestRecoverTerraform(t *testing.T) {
 	for name, obj := range objs {
 		in, err := j.Begin(ctx, journal.Intent{
 			Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: name, UID: string(obj.GetUID())},
-			LookupKeys: xpTags("Network", name),
+			LookupKeys: fixtures.CrossplaneTags("Network", name),
 			Owner:      journal.Owner{Replica: "provider-fakecloud-0", Epoch: "0000017f00000000-0a0b0c0d"},
 		})
 		if err != nil {

@@ -3,12 +3,12 @@ package crashmatrix
 import (
 	"bytes"
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -34,12 +34,7 @@ func obj(kind, id, mr string) CloudObject { return CloudObject{Kind: kind, ID: i
 // lookAlike returns an object made at at with the crossplane tags of the
 // managed resource mr and no UID tag, as another cluster would make it.
 func lookAlike(kind, id, mr string, at time.Time) CloudObject {
-	tags := map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
-		recovery.TagCrossplaneName:           mr,
-		recovery.TagCrossplaneProviderConfig: "default",
-	}
-	return CloudObject{Kind: kind, ID: id, MR: mr, Tags: tags, CreatedAt: at}
+	return CloudObject{Kind: kind, ID: id, MR: mr, Tags: fixtures.CrossplaneTags(kind, mr), CreatedAt: at}
 }
 
 // ours returns an object made at at by the create of the managed resource

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
@@ -21,17 +21,6 @@ func netName(prefix string, j int) string { return fmt.Sprintf("%s-net-%d", pref
 
 // cidr is the CIDR block of the jth Network of the trial of seed.
 func cidr(seed uint64, j int) string { return fmt.Sprintf("10.%d.%d.0/24", (seed>>8)%250, j) }
-
-// lookAlikeTags are the crossplane external tags the managed resource name
-// of kind gets, in this cluster and in any other with the same manifests
-// and ProviderConfig name.
-func lookAlikeTags(kind, name string) map[string]string {
-	return map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
-		recovery.TagCrossplaneName:           name,
-		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
-	}
-}
 
 // createLookAlikes makes, directly in the fake cloud, the plan's
 // look-alikes: for each of the first LookAlikeRecordSets RecordSets and
@@ -46,7 +35,7 @@ func (e *env) createLookAlikes(t *testing.T, prefix string, p Plan) []CloudObjec
 	var out []CloudObject
 	for j := range p.LookAlikeRecordSets {
 		n := rsName(prefix, j)
-		rs, err := e.fc.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: zone, Name: n, Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"}, Tags: lookAlikeTags(KindRecordSet, n)})
+		rs, err := e.fc.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: zone, Name: n, Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"}, Tags: fixtures.CrossplaneTags(KindRecordSet, n)})
 		if err != nil {
 			t.Fatalf("cannot create the look-alike of %s: %v", n, err)
 		}
@@ -54,7 +43,7 @@ func (e *env) createLookAlikes(t *testing.T, prefix string, p Plan) []CloudObjec
 	}
 	for j := range p.LookAlikeNetworks {
 		n := netName(prefix, j)
-		net, err := e.fc.Client.CreateNetwork(ctx, fakecloud.Network{Name: n, CIDRBlock: cidr(p.Seed, j), Tags: lookAlikeTags(KindNetwork, n)})
+		net, err := e.fc.Client.CreateNetwork(ctx, fakecloud.Network{Name: n, CIDRBlock: cidr(p.Seed, j), Tags: fixtures.CrossplaneTags(KindNetwork, n)})
 		if err != nil {
 			t.Fatalf("cannot create the look-alike of %s: %v", n, err)
 		}
@@ -77,19 +66,19 @@ func ownObjects(s fakecloud.Stats, prefix string, theirs []CloudObject) []CloudO
 
 func TestOwnObjects(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 8, 0, 0, 300_000_000, time.UTC)
-	theirTags, ourTags := lookAlikeTags(KindNetwork, "t001-net-0"), lookAlikeTags(KindNetwork, "t001-net-0")
+	theirTags, ourTags := fixtures.CrossplaneTags(KindNetwork, "t001-net-0"), fixtures.CrossplaneTags(KindNetwork, "t001-net-0")
 	ourTags[recovery.TagUID] = "u-1"
 	s := fakecloud.Stats{Objects: fakecloud.StatsObjects{
-		RecordSets: []fakecloud.RecordSet{{ID: "rs-1", Tags: lookAlikeTags(KindRecordSet, "t001-rs-0"), CreatedAt: t0}},
+		RecordSets: []fakecloud.RecordSet{{ID: "rs-1", Tags: fixtures.CrossplaneTags(KindRecordSet, "t001-rs-0"), CreatedAt: t0}},
 		Networks: []fakecloud.Network{
 			{ID: "net-9", Tags: theirTags, CreatedAt: t0},
 			{ID: "net-1", Tags: ourTags, CreatedAt: t0.Add(2 * time.Second)},
-			{ID: "net-2", Tags: lookAlikeTags(KindNetwork, "t002-net-0"), CreatedAt: t0},
+			{ID: "net-2", Tags: fixtures.CrossplaneTags(KindNetwork, "t002-net-0"), CreatedAt: t0},
 		},
 	}}
 	theirs := []CloudObject{{Kind: KindNetwork, ID: "net-9", MR: "t001-net-0", Tags: theirTags, CreatedAt: t0}}
 	want := []CloudObject{
-		{Kind: KindRecordSet, ID: "rs-1", MR: "t001-rs-0", Tags: lookAlikeTags(KindRecordSet, "t001-rs-0"), CreatedAt: t0},
+		{Kind: KindRecordSet, ID: "rs-1", MR: "t001-rs-0", Tags: fixtures.CrossplaneTags(KindRecordSet, "t001-rs-0"), CreatedAt: t0},
 		{Kind: KindNetwork, ID: "net-1", MR: "t001-net-0", Tags: ourTags, CreatedAt: t0.Add(2 * time.Second)},
 	}
 	if diff := cmp.Diff(want, ownObjects(s, "t001", theirs)); diff != "" {

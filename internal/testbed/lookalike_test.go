@@ -12,18 +12,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fixtures"
 	"github.com/intentjournal/intentjournal/recovery"
 )
-
-// lookAlikeTags are the crossplane external tags an MR called name of kind
-// gets in every cluster with the same manifests and ProviderConfig name.
-func lookAlikeTags(kind, name string) map[string]string {
-	return map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
-		recovery.TagCrossplaneName:           name,
-		recovery.TagCrossplaneProviderConfig: ProviderConfigName,
-	}
-}
 
 // lookAlikeScenario is issue #15 end to end: another cluster with the same
 // manifests made cloud resources with exactly the crossplane tags our MRs
@@ -46,12 +37,12 @@ func lookAlikeScenario(t *testing.T, cl *Cluster, fc *FakeCloud, p *Provider, re
 	for i := range n {
 		net, rs := fmt.Sprintf("%s-net-%d", prefix, i), fmt.Sprintf("%s-rs-%d", prefix, i)
 		nets, rss = append(nets, net), append(rss, rs)
-		made, err := fc.Client.CreateNetwork(ctx, fakecloud.Network{Name: net, CIDRBlock: "10.99.0.0/24", Tags: lookAlikeTags("Network", net)})
+		made, err := fc.Client.CreateNetwork(ctx, fakecloud.Network{Name: net, CIDRBlock: "10.99.0.0/24", Tags: fixtures.CrossplaneTags("Network", net)})
 		if err != nil {
 			t.Fatalf("CreateNetwork(): %v", err)
 		}
 		theirs[net] = lookAlike{made.ID, made.Tags}
-		rec, err := fc.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: zone, Name: rs, Type: "A", TTL: 300, RRDatas: []string{"203.0.113.9"}, Tags: lookAlikeTags("RecordSet", rs)})
+		rec, err := fc.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: zone, Name: rs, Type: "A", TTL: 300, RRDatas: []string{"203.0.113.9"}, Tags: fixtures.CrossplaneTags("RecordSet", rs)})
 		if err != nil {
 			t.Fatalf("CreateRecordSet(): %v", err)
 		}
