@@ -6,18 +6,17 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"go.uber.org/zap"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
-// CreateLeases is an upjetv1.CreateLocker holding a Lease per managed
+// CreateLeases is a create lock (an upjetv1 or upjetv2 CreateLocker) holding a Lease per managed
 // resource, "<Prefix>-create-<uid>", from before its create intent is
 // begun until the create has ended, renewed every third of its duration
 // meanwhile. Two replicas that both believe they own a resource (during a
@@ -39,12 +38,10 @@ type CreateLeases struct {
 	LeaseDuration time.Duration
 	// Owns, when set, refuses a create of a resource this process does
 	// not own now (its bucket is held by another replica).
-	Owns func(mg resource.Managed) bool
+	Owns func(mg metav1.Object) bool
 	// Logger logs failed renewals and releases.
 	Logger *zap.Logger
 }
-
-var _ upjetv1.CreateLocker = (*CreateLeases)(nil)
 
 var _ CreateLocks = (*CreateLeases)(nil)
 
@@ -71,8 +68,9 @@ var ErrNotOwned = errors.New("ownership: the resource belongs to another replica
 // LeaseName returns the create Lease name of the resource with uid.
 func (c *CreateLeases) LeaseName(uid types.UID) string { return c.Prefix + "-create-" + string(uid) }
 
-// LockCreate implements upjetv1.CreateLocker.
-func (c *CreateLeases) LockCreate(ctx context.Context, mg resource.Managed) (func(), error) {
+// LockCreate returns once this process holds mg's create Lease; unlock
+// releases it. It implements the adapters' CreateLocker.
+func (c *CreateLeases) LockCreate(ctx context.Context, mg metav1.Object) (func(), error) {
 	if c.Owns != nil && !c.Owns(mg) {
 		return nil, fmt.Errorf("%w: %s", ErrNotOwned, mg.GetName())
 	}

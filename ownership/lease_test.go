@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
-	"github.com/crossplane/crossplane-runtime/pkg/resource/fake"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -72,7 +70,7 @@ func TestLeases(t *testing.T) {
 		t.Errorf("after release the owner is dead: got %t, %v", ok, err)
 	}
 
-	mg := &fake.Managed{ObjectMeta: metav1.ObjectMeta{Name: "mr", UID: "0c5b1e3a-0000-4000-8000-000000000001"}}
+	mg := &metav1.ObjectMeta{Name: "mr", UID: "0c5b1e3a-0000-4000-8000-000000000001"}
 	cl1 := &CreateLeases{Client: c, Namespace: ns, Prefix: "p", Owner: a1, LeaseDuration: 3 * time.Second}
 	cl2 := &CreateLeases{Client: c, Namespace: ns, Prefix: "p", Owner: a2, LeaseDuration: 3 * time.Second}
 	if h, err := cl2.HeldBy(ctx, mg.GetUID()); err != nil || h != "" {
@@ -99,7 +97,7 @@ func TestLeases(t *testing.T) {
 		t.Fatalf("create lock after release: %v", err)
 	}
 	unlock2()
-	notMine := &CreateLeases{Client: c, Namespace: ns, Prefix: "p", Owner: a1, Owns: func(resource.Managed) bool { return false }}
+	notMine := &CreateLeases{Client: c, Namespace: ns, Prefix: "p", Owner: a1, Owns: func(metav1.Object) bool { return false }}
 	if _, err := notMine.LockCreate(ctx, mg); !errors.Is(err, ErrNotOwned) {
 		t.Errorf("a create lock for a resource of another bucket: got %v, want ErrNotOwned", err)
 	}

@@ -7,9 +7,9 @@ import (
 	"os"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -125,14 +125,14 @@ type Config struct {
 // dispatched. The returned unlock releases it; it must be safe to call
 // from any goroutine, and errors it meets are its own to log.
 type CreateLocker interface {
-	LockCreate(ctx context.Context, mg resource.Managed) (unlock func(), err error)
+	LockCreate(ctx context.Context, mg metav1.Object) (unlock func(), err error)
 }
 
 // CreateLockerFn adapts a function to a CreateLocker.
-type CreateLockerFn func(ctx context.Context, mg resource.Managed) (func(), error)
+type CreateLockerFn func(ctx context.Context, mg metav1.Object) (func(), error)
 
 // LockCreate calls fn.
-func (fn CreateLockerFn) LockCreate(ctx context.Context, mg resource.Managed) (func(), error) {
+func (fn CreateLockerFn) LockCreate(ctx context.Context, mg metav1.Object) (func(), error) {
 	return fn(ctx, mg)
 }
 

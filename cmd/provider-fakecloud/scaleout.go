@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
@@ -14,8 +16,6 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	crossplaneresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
@@ -126,7 +126,7 @@ func newScaleOut(cfg *rest.Config, o options, zl *zap.Logger) (*scaleOut, error)
 		}
 		locks = createLeases
 	}
-	var ownsMR func(crossplaneresource.Managed) bool
+	var ownsMR func(metav1.Object) bool
 	switch {
 	case s.shardName != "":
 		ls := ownership.LabelShard{Label: s.shardLabel, Name: s.shardName}
@@ -138,7 +138,7 @@ func newScaleOut(cfg *rest.Config, o options, zl *zap.Logger) (*scaleOut, error)
 			CreateLocks: locks,
 			Logger:      zl,
 		})
-		ownsMR = func(mg crossplaneresource.Managed) bool { return ls.Owns(mg.GetLabels()) }
+		ownsMR = func(mg metav1.Object) bool { return ls.Owns(mg.GetLabels()) }
 	case s.buckets > 0:
 		hb := ownership.HashBuckets{N: s.buckets, Namespace: s.bucketLeaseNamespace, Prefix: "provider-fakecloud"}
 		bl, err := ownership.NewBucketLeases(direct, hb, so.owner, zl)
@@ -154,7 +154,7 @@ func newScaleOut(cfg *rest.Config, o options, zl *zap.Logger) (*scaleOut, error)
 			CreateLocks: locks,
 			Logger:      zl,
 		})
-		ownsMR = func(mg crossplaneresource.Managed) bool { return bl.Owns(mg.GetNamespace(), mg.GetName()) }
+		ownsMR = func(mg metav1.Object) bool { return bl.Owns(mg.GetNamespace(), mg.GetName()) }
 		so.owns = bl.Owns
 		so.recoveryAfter = bl.Ready()
 		if so.interval <= 0 {
@@ -162,7 +162,7 @@ func newScaleOut(cfg *rest.Config, o options, zl *zap.Logger) (*scaleOut, error)
 		}
 		// Every create goes through the bucket check; the create Lease
 		// itself only with --create-lease.
-		so.locker = upjetv1.CreateLockerFn(func(_ context.Context, mg crossplaneresource.Managed) (func(), error) {
+		so.locker = upjetv1.CreateLockerFn(func(_ context.Context, mg metav1.Object) (func(), error) {
 			if !ownsMR(mg) {
 				return nil, fmt.Errorf("%w: %s", ownership.ErrNotOwned, mg.GetName())
 			}
