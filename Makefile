@@ -17,13 +17,20 @@ FUZZ_TARGETS := \
 
 DEMO_N ?= 200
 
+# The Go modules: the crossplane-free root (journal, recovery, ownership, the
+# CLI) and one per crossplane line (its adapter and its test bed). They
+# cannot share a go.work: each line pins its own controller-runtime.
+MODULES := . adapter/upjetv1
+# each runs its argument in every module.
+each = set -e; for m in $(MODULES); do (cd $$m && echo "[$$m] $(1)" && $(1)); done
+
 .PHONY: all build tools generate demo test test-unit test-journal test-rest lint fuzz bench bench-terraform crashtest
 
 all: build
 
-## build: compile every package and command.
+## build: compile every package and command of every module.
 build:
-	$(GO) build ./...
+	$(call each,$(GO) build ./...)
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
 ## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 19 min
@@ -52,19 +59,20 @@ test: tools test-journal test-rest
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the
 ## provider skip themselves (internal/testenv.SkipShort); make test runs them.
 test-unit:
-	$(GO) test -short -count=1 ./...
+	$(call each,$(GO) test -short -count=1 ./...)
 
 test-journal:
-	$(GO) vet ./...
+	$(call each,$(GO) vet ./...)
 	$(GO) test -race -count=1 ./journal/...
 
 test-rest:
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/journal$$')
+	cd adapter/upjetv1 && $(GO) test -count=1 -timeout 45m ./...
 
 ## lint: go vet and staticcheck (fetched from the module proxy at a pinned version).
 lint:
-	$(GO) vet ./...
-	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	$(call each,$(GO) vet ./...)
+	$(call each,$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...)
 
 ## fuzz: run every fuzz target for FUZZTIME (default 30s) each.
 fuzz:

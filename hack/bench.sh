@@ -258,13 +258,13 @@ rounds=$((RECOVERY_RUNS > SCALE_RUNS ? RECOVERY_RUNS : SCALE_RUNS))
 for i in $(seq 1 "$rounds"); do
   if ((i <= RECOVERY_RUNS)); then
     say "recovery round $i/$RECOVERY_RUNS: Recovery4000, Recovery100k"
-    go test -run '^$' -bench 'Recovery(4000|100k)$' -benchtime 1x -count 1 -timeout 60m ./recovery >>"$raw/recovery.txt"
+    go -C adapter/upjetv1 test -run '^$' -bench 'Recovery(4000|100k)$' -benchtime 1x -count 1 -timeout 60m ./internal/recoverytest >>"$raw/recovery.txt"
   fi
   if ((i <= SCALE_RUNS)); then
     sizes='RecoveryScale'
     ((i <= SCALE_RUNS_100K)) || sizes='RecoveryScale/N=(1000|4000|20000)$'
     say "scale round $i/$SCALE_RUNS: -bench '$sizes'"
-    go test -run '^$' -bench "$sizes" -benchtime 1x -count 1 -timeout 120m ./recovery >>"$raw/scale.txt"
+    go -C adapter/upjetv1 test -run '^$' -bench "$sizes" -benchtime 1x -count 1 -timeout 120m ./internal/recoverytest >>"$raw/scale.txt"
   fi
 done
 

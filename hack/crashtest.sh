@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # crashtest.sh runs the long form of the crash matrix (`make crashtest`):
 # seeded, randomized trials that SIGKILL provider-fakecloud at every crash
-# point, restart it and check the invariants (see internal/crashmatrix and
+# point, restart it and check the invariants (see adapter/upjetv1/internal/crashmatrix and
 # docs/reliability.md). It runs the journal mode, then the annotation-only
 # mode, and writes one Markdown table per mode plus the full test logs.
 # About one trial in three also meets look-alikes (issue #15: cloud objects
@@ -26,8 +26,8 @@
 # Exit code: 0 when every asserted invariant held in every trial. In
 # annotation-only mode the ID-keyed (Network) results are reported, not
 # asserted. A failed trial prints its seed; replay it with
-#   go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
-#     -crash.trials=1 -crash.lanes=1 -crash.seed=SEED -v
+#   (cd adapter/upjetv1 && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
+#     -crash.trials=1 -crash.lanes=1 -crash.seed=SEED -v)
 set -euo pipefail
 
 out=${CRASH_OUT:-crashtest-results}
@@ -50,7 +50,7 @@ for mode in ${CRASH_MODES:-journal annotations}; do
 	(( trials > 0 )) || continue
 	log "$mode: $trials trials in $lanes lanes from seed $seed; log in $out/$mode.log"
 	start=$(date +%s)
-	if ! "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
+	if ! (cd adapter/upjetv1 && "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
 		-crash.mode="$mode" -crash.trials="$trials" -crash.lanes="$lanes" -crash.seed="$seed" \
 		-crash.summary="$out/$mode.md" -crash.keep="$out/evidence" -crash.converge="${CRASH_CONVERGE:-4m}" >"$out/$mode.log" 2>&1; then
 		status=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # generate.sh regenerates the machine-written parts of provider-fakecloud:
-# the deepcopy methods of internal/fakecloud/apis/v1alpha1 and the CRD
-# manifests under internal/fakecloud/crds. controller-gen is built once from
+# the deepcopy methods of adapter/upjetv1/internal/provider/apis/v1alpha1 and
+# the CRD manifests under internal/fakecloud/crds. controller-gen is built once from
 # the pinned throwaway module hack/tools-gen and cached outside the repo.
 set -euo pipefail
 
@@ -17,9 +17,11 @@ if [[ ! -x "${CONTROLLER_GEN}" ]]; then
 	mv "${CONTROLLER_GEN}.tmp" "${CONTROLLER_GEN}"
 fi
 
-cd "${ROOT}"
-APIS=./internal/fakecloud/apis/...
-CRDS=internal/fakecloud/crds
+# The API types live in the v1 line's module; the CRDs they generate are
+# crossplane-free YAML that the root module's tests embed.
+cd "${ROOT}/adapter/upjetv1"
+APIS=./internal/provider/apis/...
+CRDS=${ROOT}/internal/fakecloud/crds
 
 "${CONTROLLER_GEN}" object paths="${APIS}"
 

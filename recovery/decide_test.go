@@ -5,9 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/google/go-cmp/cmp"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
@@ -135,34 +133,6 @@ func TestOwned(t *testing.T) {
 				t.Errorf("Owned = %q, want %q", got, tc.want)
 			}
 		})
-	}
-}
-
-// TestCreateIncompleteMatchesCrossplane checks recovery's copy of
-// crossplane-runtime's rule against the original, over every combination
-// of missing, older and newer annotations.
-func TestCreateIncompleteMatchesCrossplane(t *testing.T) {
-	vals := []string{"", "garbage", t1.Format(time.RFC3339), t2.Format(time.RFC3339), t3.Format(time.RFC3339)}
-	n := 0
-	for _, p := range vals {
-		for _, s := range vals {
-			for _, f := range vals {
-				a := map[string]string{}
-				for k, v := range map[string]string{AnnotationExternalCreatePending: p, AnnotationExternalCreateSucceed: s, AnnotationExternalCreateFailed: f} {
-					if v != "" {
-						a[k] = v
-					}
-				}
-				obj := &metav1.ObjectMeta{Annotations: a}
-				if got, want := createIncomplete(a), meta.ExternalCreateIncomplete(obj); got != want {
-					t.Errorf("pending=%q succeeded=%q failed=%q: createIncomplete %v, crossplane-runtime %v", p, s, f, got, want)
-				}
-				n++
-			}
-		}
-	}
-	if n != 125 {
-		t.Fatalf("checked %d combinations", n)
 	}
 }
 

@@ -24,11 +24,11 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
-	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )

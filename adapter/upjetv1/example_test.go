@@ -10,7 +10,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 

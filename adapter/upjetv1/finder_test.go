@@ -16,13 +16,13 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/clients"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/config"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/clients"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/config"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
-	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )

@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
 
-	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/journal"
 )
 

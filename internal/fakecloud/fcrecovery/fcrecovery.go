@@ -6,26 +6,33 @@ package fcrecovery
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// The API group and version of provider-fakecloud's managed resources,
+// spelled out so that the finders need no crossplane types: the test beds'
+// API packages (one per crossplane line) must agree, and their tests say so.
+const (
+	Group   = "fakecloud.intentjournal.io"
+	Version = "v1alpha1"
 )
 
 // GroupKinds of the fake cloud's managed resources.
 var (
-	RecordSet = schema.GroupKind{Group: v1alpha1.CRDGroup, Kind: v1alpha1.RecordSet_Kind}
-	Network   = schema.GroupKind{Group: v1alpha1.CRDGroup, Kind: v1alpha1.Network_Kind}
+	RecordSet = schema.GroupKind{Group: Group, Kind: "RecordSet"}
+	Network   = schema.GroupKind{Group: Group, Kind: "Network"}
 )
 
 // Kinds returns the managed kinds to scan.
 func Kinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{
-		v1alpha1.CRDGroupVersion.WithKind(v1alpha1.RecordSet_Kind),
-		v1alpha1.CRDGroupVersion.WithKind(v1alpha1.Network_Kind),
-	}
+	return []schema.GroupVersionKind{RecordSet.WithVersion(Version), Network.WithVersion(Version)}
 }
 
 // Finders returns a Finder per kind: RecordSets by their natural key (zone
@@ -69,4 +76,22 @@ func Deleters(c *fakecloud.Client) map[schema.GroupKind]recovery.Deleter {
 			return c.DeleteNetwork(ctx, r.ID)
 		}),
 	}
+}
+
+// FinderUsage is the form of the argument of NewFinder, for help texts.
+const FinderUsage = "fakecloud:URL finds RecordSets and Networks through the fake cloud's HTTP API at URL"
+
+// NewFinder returns the Finder and Deleter of gk against the fake cloud at
+// rawURL: what a development build's `--finder KIND=fakecloud:URL` runs.
+func NewFinder(gk schema.GroupKind, rawURL string) (recovery.Finder, recovery.Deleter, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, nil, fmt.Errorf("fakecloud finder: %q is not an http(s) URL, e.g. fakecloud:http://127.0.0.1:8080", rawURL)
+	}
+	c := fakecloud.NewClient(strings.TrimSuffix(rawURL, "/"))
+	f, ok := Finders(c)[gk]
+	if !ok {
+		return nil, nil, fmt.Errorf("the fakecloud finder supports %s and %s, not %s", RecordSet, Network, gk)
+	}
+	return f, Deleters(c)[gk], nil
 }

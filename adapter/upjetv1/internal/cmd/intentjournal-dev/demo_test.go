@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/go-logr/zapr"
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap/zaptest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/demo"
+	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/internal/testenv"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+var (
+	demoPerKind  = flag.Int("demo.per-kind", 5, "RecordSets and Networks per run of TestDemo")
+	demoConverge = flag.Duration("demo.converge-timeout", 45*time.Second, "how long TestDemo's runs wait for convergence after the restart")
+)
+
+// TestDemo runs `intentjournal demo` end to end with a few resources against
+// the real binaries: envtest, the fake cloud and provider-fakecloud, built
+// here. The unwrapped provider must show the bug and the wrapped one must
+// meet the invariants; the exit code and orphans.json follow from them.
+func TestDemo(t *testing.T) {
+	assets := testenv.KubebuilderAssets(t)
+	bins := buildDemoBinaries(t)
+	orphans := filepath.Join(t.TempDir(), "orphans.json")
+	o := demoOptions{
+		PerKind:          *demoPerKind,
+		RestartLatency:   time.Second,
+		ConvergeTimeout:  *demoConverge,
+		MaxReconcileRate: 100,
+		Parallel:         16,
+		FakeCloudBin:     bins.FakeCloud,
+		ProviderBin:      bins.Provider,
+		Assets:           assets,
+		Orphans:          orphans,
+		WorkDir:          t.TempDir(),
+		log:              zaptest.NewLogger(t),
+	}
+	// envtest logs through controller-runtime's global logger, which
+	// cli.Main sets for the demo command.
+	ctrllog.SetLogger(zapr.NewLogger(o.log))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+
+	results, err := demoRuns(ctx, o)
+	if err != nil {
+		t.Fatalf("demoRuns(): %v", err)
+	}
+	var out bytes.Buffer
+	err = finishDemo(&out, results, o)
+	t.Logf("\n%s", out.String())
+	if len(results) != 2 {
+		t.Fatalf("demoRuns() returned %d results, want unwrapped and wrapped", len(results))
+	}
+	unwrapped, wrapped := results[0], results[1]
+
+	t.Run("UnwrappedShowsTheBug", func(t *testing.T) {
+		if unwrapped.InFlight == 0 {
+			t.Fatalf("no create was in flight at SIGKILL, so the run cannot show the bug: %+v", unwrapped)
+		}
+		if unwrapped.Duplicates == 0 && unwrapped.Stuck == 0 {
+			t.Errorf("the unwrapped provider should leave duplicates or stuck MRs after a crash with %d creates in flight; got %+v", unwrapped.InFlight, unwrapped)
+		}
+		if len(unwrapped.OrphansPresent) == 0 {
+			t.Errorf("the unwrapped provider should leave cloud objects bound to no MR; got %+v", unwrapped)
+		}
+	})
+	t.Run("WrappedMeetsTheInvariants", func(t *testing.T) {
+		if wrapped.InFlight == 0 {
+			t.Fatalf("no create was in flight at SIGKILL, so the run proves nothing: %+v", wrapped)
+		}
+		cases := map[string]struct {
+			reason    string
+			got, want any
+		}{
+			"Available":  {reason: "provider-fakecloud has --journal.", got: wrapped.Available, want: true},
+			"Duplicates": {reason: "No cloud object may be created twice.", got: wrapped.Duplicates, want: 0},
+			"Stuck":      {reason: "Every MR must be Ready or paused.", got: wrapped.Stuck, want: 0},
+			"Converged":  {reason: "Every MR must be Ready or paused before the timeout.", got: wrapped.Converged, want: true},
+			"Orphans": {reason: "The report must name exactly the cloud objects bound to no MR.",
+				got: wrapped.OrphansReported, want: wrapped.OrphansPresent},
+		}
+		for name, tc := range cases {
+			if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+				t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+			}
+		}
+	})
+
+	t.Run("ExitCodeAndReport", func(t *testing.T) {
+		if code := cli.ExitCode(err); code != cli.ExitOK {
+			t.Errorf("finishDemo() exit code %d (%v), want %d", code, err, cli.ExitOK)
+		}
+		b, err := os.ReadFile(orphans)
+		if err != nil {
+			t.Fatalf("finishDemo() wrote no orphan report: %v", err)
+		}
+		if err := recovery.ValidateReportJSON(b); err != nil {
+			t.Errorf("%s does not match the report schema: %v", orphans, err)
+		}
+	})
+}
+
+// TestDemoTable checks the table renderer against a golden file.
+func TestDemoTable(t *testing.T) {
+	results := []demo.Result{
+		{
+			Mode: demo.ModeUnwrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Dispatched: 372, InFlight: 364, Conflicts: 1092, Ready: 218, Stuck: 182, Duplicates: 182,
+			OrphansPresent: make([]string, 364), ReportSource: "none",
+			ConvergeTime: 3*time.Minute + 400*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
+		},
+		{
+			Mode: demo.ModeWrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Dispatched: 370, InFlight: 361, Ready: 398, Paused: 2, ReportSource: "recovery report",
+			Converged: true, ConvergeTime: 14*time.Second + 300*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
+		},
+	}
+	cases := map[string]struct {
+		reason  string
+		results []demo.Result
+	}{
+		"demo-table.txt": {
+			reason:  "Both runs side by side; the unwrapped one never converged.",
+			results: results,
+		},
+		"demo-table-unavailable.txt": {
+			reason:  "A provider without --journal shows the wrapped run as unavailable.",
+			results: []demo.Result{results[0], {Mode: demo.ModeWrapped, PerKind: 200}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := writeDemoTable(&buf, tc.results); err != nil {
+				t.Fatalf("%s: writeDemoTable(): %v", tc.reason, err)
+			}
+			golden.Assert(t, name, buf.Bytes())
+		})
+	}
+}
+
+// TestDemoUsage checks the usage errors of `demo`.
+func TestDemoUsage(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.WriteFile(bin, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason string
+		o      demoOptions
+		want   string
+	}{
+		"NoAssets": {
+			reason: "Without kube-apiserver and etcd the demo names make tools.",
+			o:      demoOptions{PerKind: 1, FakeCloudBin: bin, ProviderBin: bin},
+			want:   "make tools",
+		},
+		"MissingBinary": {
+			reason: "A missing binary is named with its flag.",
+			o:      demoOptions{PerKind: 1, FakeCloudBin: filepath.Join(dir, "nope"), ProviderBin: bin, Assets: dir},
+			want:   "--fakecloud-bin",
+		},
+		"BadPerKind": {
+			reason: "At least one resource of each kind.",
+			o:      demoOptions{PerKind: 0, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--per-kind",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := runDemo(context.Background(), &bytes.Buffer{}, tc.o)
+			if code := cli.ExitCode(err); code != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s\nrunDemo() = exit %d, %v; want exit %d naming %q", tc.reason, code, err, cli.ExitUsage, tc.want)
+			}
+		})
+	}
+}
+
+// buildDemoBinaries builds the fake cloud and the provider concurrently.
+func buildDemoBinaries(t *testing.T) demo.Binaries {
+	t.Helper()
+	dir := t.TempDir()
+	b := demo.Binaries{FakeCloud: filepath.Join(dir, "fakecloud"), Provider: filepath.Join(dir, "provider-fakecloud")}
+	var wg sync.WaitGroup
+	errs := make([]string, 2)
+	for i, c := range []struct{ out, pkg string }{
+		{b.FakeCloud, "github.com/intentjournal/intentjournal/cmd/fakecloud"},
+		{b.Provider, "github.com/intentjournal/intentjournal/adapter/upjetv1/internal/cmd/provider-fakecloud"},
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if out, err := exec.Command("go", "build", "-o", c.out, c.pkg).CombinedOutput(); err != nil {
+				errs[i] = "cannot build " + c.pkg + ": " + err.Error() + "\n" + string(out)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range errs {
+		if e != "" {
+			t.Fatal(e)
+		}
+	}
+	return b
+}
+
+// TestDemoFlags parses demo's flags and environment with kong.
+func TestDemoFlags(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		args   []string
+		env    map[string]string
+		want   demoOptions
+	}{
+		"Defaults": {
+			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
+			want:   demoOptions{PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json"},
+		},
+		"Env": {
+			reason: "DEMO_N sets the size and KUBEBUILDER_ASSETS the control plane binaries.",
+			env:    map[string]string{"DEMO_N": "4000", "KUBEBUILDER_ASSETS": "/assets"},
+			want:   demoOptions{PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
+		},
+		"Flags": {
+			reason: "Provider flags pass through, commas and all.",
+			args: []string{"--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
+				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h"},
+			want: demoOptions{PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
+				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
+				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, k := range []string{"DEMO_N", "KUBEBUILDER_ASSETS"} {
+				t.Setenv(k, "") // restored when the test ends
+				os.Unsetenv(k)
+			}
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var c struct {
+				Demo demoOptions `cmd:""`
+			}
+			p, err := kong.New(&c, kong.Exit(func(int) { t.Fatal("kong exited") }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Parse(append([]string{"demo"}, tc.args...)); err != nil {
+				t.Fatalf("%s\nParse(): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, c.Demo, cmp.AllowUnexported(demoOptions{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

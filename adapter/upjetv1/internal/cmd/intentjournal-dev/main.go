@@ -1,0 +1,45 @@
+// Command intentjournal-dev is the intentjournal command line of a
+// development build on the v1 test bed: the operator CLI, plus the fake
+// cloud's finder type (--finder KIND=fakecloud:URL) and the demo command
+// (make demo). The operator binary, cmd/intentjournal, links neither.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	code := devMain(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// devCommands are the commands only a development build has.
+type devCommands struct {
+	Demo demoOptions `cmd:"" help:"Run the crash-and-recover demonstration: the upjet provider unwrapped, then with the journal, SIGKILLed with creates in flight (make demo)."`
+}
+
+// devMain is cli.Main with the fake cloud's finder and the demo.
+func devMain(ctx context.Context, args []string) int {
+	return cli.Main(ctx, args, os.Stdout, os.Stderr, cli.WithCommands(&devCommands{}),
+		cli.WithFinderType("fakecloud", cli.FinderType{
+			Usage: fcrecovery.FinderUsage,
+			Build: func(gk schema.GroupKind, arg string, _ cli.FinderEnv) (recovery.Finder, recovery.Deleter, error) {
+				f, d, err := fcrecovery.NewFinder(gk, arg)
+				if err != nil {
+					return nil, nil, cli.UsageError("%w", err)
+				}
+				return f, d, nil
+			},
+		}))
+}

@@ -1,0 +1,69 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// RecoveryFinders returns the recovery Finders of the fake cloud's kinds
+// (see fcrecovery.Finders), each talking to the endpoint of the
+// ProviderConfig the candidate's create used, read through kube.
+func RecoveryFinders(kube client.Reader) map[schema.GroupKind]recovery.Finder {
+	out := map[schema.GroupKind]recovery.Finder{}
+	for _, gk := range []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network} {
+		out[gk] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+			fc, err := cloudFor(ctx, kube, c)
+			if err != nil {
+				return nil, err
+			}
+			return fcrecovery.Finders(fc)[gk].Find(ctx, c)
+		})
+	}
+	return out
+}
+
+// RecoveryDeleters returns the Deleter of each kind, for recovery's
+// delete-orphans policy, against the fake cloud of each candidate's
+// ProviderConfig.
+func RecoveryDeleters(kube client.Reader) map[schema.GroupKind]recovery.Deleter {
+	out := map[schema.GroupKind]recovery.Deleter{}
+	for _, gk := range []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network} {
+		out[gk] = recovery.DeleterFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) error {
+			fc, err := cloudFor(ctx, kube, c)
+			if err != nil {
+				return err
+			}
+			return fcrecovery.Deleters(fc)[gk].Delete(ctx, c, r)
+		})
+	}
+	return out
+}
+
+// cloudFor returns a fake cloud client for the ProviderConfig of c.
+func cloudFor(ctx context.Context, kube client.Reader, c *recovery.Candidate) (*fakecloud.Client, error) {
+	name := c.Intent.ProviderConfig.Name
+	if name == "" && c.Object != nil {
+		name, _, _ = unstructured.NestedString(c.Object.Object, "spec", "providerConfigRef", "name")
+	}
+	if name == "" {
+		name = "default"
+	}
+	pc := &v1alpha1.ProviderConfig{}
+	if err := kube.Get(ctx, types.NamespacedName{Name: name}, pc); err != nil {
+		return nil, fmt.Errorf("cannot get ProviderConfig %q: %w", name, err)
+	}
+	if pc.Spec.Endpoint == "" {
+		return nil, fmt.Errorf("ProviderConfig %q has no endpoint", name)
+	}
+	return fakecloud.NewClient(pc.Spec.Endpoint), nil
+}

@@ -1,0 +1,262 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/intentjournal/intentjournal/internal/tabular"
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+// holdEnv names the journal a re-executed test binary holds open.
+const holdEnv = "INTENTJOURNAL_CLI_TEST_HOLD"
+
+// testHolder is the holder the child process records.
+const testHolder = "cli-test-holder"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(holdEnv); path != "" {
+		os.Exit(holdJournal(path))
+	}
+	os.Exit(m.Run())
+}
+
+// holdJournal is the child process: it opens the journal for writing,
+// says "ready", and holds the lock until its stdin closes.
+func holdJournal(path string) int {
+	j, err := journal.Open(path, journal.WithHolder(testHolder))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("ready")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	_ = j.Close()
+	return 0
+}
+
+// holdInChild re-executes the test binary to hold the journal at path, and
+// returns once the child has the lock. The child exits when the test ends.
+func holdInChild(t *testing.T, path string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), holdEnv+"="+path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		t.Fatalf("the child did not take the journal lock: %q, %v\nstderr:\n%s", line, err, stderr.String())
+	}
+}
+
+// normalizer replaces run-dependent text (paths, UIDs, IDs, timestamps,
+// ports) with stable placeholders.
+type normalizer struct {
+	pairs []string
+	res   []*regexp.Regexp
+	repl  []string
+}
+
+func (n *normalizer) literal(from, to string) { n.pairs = append(n.pairs, from, to) }
+
+func (n *normalizer) pattern(re, to string) {
+	n.res = append(n.res, regexp.MustCompile(re))
+	n.repl = append(n.repl, to)
+}
+
+func (n *normalizer) apply(b []byte) []byte {
+	s := strings.NewReplacer(n.pairs...).Replace(string(b))
+	for i, re := range n.res {
+		s = re.ReplaceAllString(s, n.repl[i])
+	}
+	return []byte(s)
+}
+
+// realign re-aligns the table at the start of b (up to its first blank
+// line) after normalization changed the widths of its cells.
+func realign(b []byte) []byte {
+	head, rest, _ := bytes.Cut(b, []byte("\n\n"))
+	var out bytes.Buffer
+	t := tabular.New(&out)
+	for _, line := range strings.Split(string(head), "\n") {
+		t.RowAsIs(regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)...)
+	}
+	_ = t.Flush()
+	if len(rest) > 0 {
+		out.WriteString("\n")
+		out.Write(rest)
+	}
+	return out.Bytes()
+}
+
+// TestRealMainExitCodes runs the command line as a user would, with inputs
+// that need no cluster.
+func TestRealMainExitCodes(t *testing.T) {
+	path := buildJournal(t)
+	cases := map[string]struct {
+		reason     string
+		args       []string
+		wantCode   int
+		wantStderr string
+	}{
+		"Help": {
+			reason: "--help prints the usage and exits 0",
+			args:   []string{"--help"}, wantCode: ExitOK,
+		},
+		"NoCommand": {
+			reason: "a missing command is a usage error",
+			args:   []string{}, wantCode: ExitUsage, wantStderr: "expected one of",
+		},
+		"UnknownCommand": {
+			reason: "an unknown command is a usage error",
+			args:   []string{"adopt-everything"}, wantCode: ExitUsage, wantStderr: "unexpected argument",
+		},
+		"UnknownFlag": {
+			reason: "an unknown flag is a usage error",
+			args:   []string{"journal", "ls", path, "--frobnicate"}, wantCode: ExitUsage, wantStderr: "unknown flag",
+		},
+		"BadOutput": {
+			reason: "-o takes table, json or yaml",
+			args:   []string{"journal", "ls", path, "-o", "xml"}, wantCode: ExitUsage, wantStderr: "must be one of",
+		},
+		"BadState": {
+			reason: "--state takes a state name",
+			args:   []string{"journal", "ls", path, "--state", "exploded"}, wantCode: ExitUsage, wantStderr: `unknown --state "exploded"`,
+		},
+		"BadRetention": {
+			reason: "--retention must be positive",
+			args:   []string{"journal", "compact", path, "--retention=-1h"}, wantCode: ExitUsage, wantStderr: "--retention must be positive",
+		},
+		"MissingJournal": {
+			reason: "a missing journal file is an error, and is not created",
+			args:   []string{"journal", "ls", filepath.Join(t.TempDir(), "nope.db")}, wantCode: ExitError, wantStderr: "does not exist",
+		},
+		"NotAJournal": {
+			reason: "a file that is not a journal is an error",
+			args:   []string{"journal", "verify", writeFile(t, "not a journal at all, just text")}, wantCode: ExitError, wantStderr: "corrupt",
+		},
+		"RecoverWithoutKind": {
+			reason: "recover needs at least one --kind",
+			args:   []string{"recover"}, wantCode: ExitUsage, wantStderr: "at least one --kind",
+		},
+		"RecoverBadKind": {
+			reason: "--kind is Kind.version.group",
+			args:   []string{"recover", "--kind", "RecordSet"}, wantCode: ExitUsage, wantStderr: "want Kind.version.group",
+		},
+		"RecoverUnknownFinderType": {
+			reason:   "--finder names a built-in type",
+			args:     []string{"report", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=aws:us-east-1"},
+			wantCode: ExitUsage, wantStderr: `unknown finder type "aws"`,
+		},
+		"RecoverFinderForUndeclaredKind": {
+			reason:   "--finder names a --kind",
+			args:     []string{"report", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "Bucket=fakecloud:http://127.0.0.1:1"},
+			wantCode: ExitUsage, wantStderr: `kind "Bucket" is not one of the --kind values`,
+		},
+		"RecoverFakecloudUnsupportedKind": {
+			reason:   "the fakecloud finder serves only its own kinds",
+			args:     []string{"report", "--kind", "Bucket.v1beta1.s3.aws.upbound.io", "--finder", "Bucket=fakecloud:http://127.0.0.1:1"},
+			wantCode: ExitUsage, wantStderr: "the fakecloud finder supports",
+		},
+		"RecoverBadPolicyKind": {
+			reason:   "--policy-kind takes adopt or report-only",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--policy-kind", "RecordSet=yolo"},
+			wantCode: ExitUsage, wantStderr: `unknown policy "yolo"`,
+		},
+		"TerraformFinderNeedsWorkspace": {
+			reason:   "the terraform finder imports into a workspace, which must be named",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set:zone,name"},
+			wantCode: ExitUsage, wantStderr: "needs a workspace: --workspace RecordSet=DIR",
+		},
+		"TerraformFinderBadType": {
+			reason:   "the Terraform resource type must be an identifier",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:bad type", "--workspace", "/tmp/ws", "--terraform", "/bin/sh"},
+			wantCode: ExitError, wantStderr: `invalid resource type "bad type"`,
+		},
+		"TerraformFinderEmptyArgument": {
+			reason:   "an empty required-argument name is a typo",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set:zone,,name", "--workspace", "/tmp/ws"},
+			wantCode: ExitUsage, wantStderr: "empty argument name",
+		},
+		"TerraformMissingCLI": {
+			reason:   "--terraform must name an executable",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=terraform:fakecloud_record_set", "--workspace", "/tmp/ws", "--terraform", "/nonexistent/tofu"},
+			wantCode: ExitError, wantStderr: "--terraform /nonexistent/tofu",
+		},
+		"WorkspaceWithoutTerraformFinder": {
+			reason:   "--workspace belongs to the terraform finder",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--workspace", "/work/ws"},
+			wantCode: ExitUsage, wantStderr: "--workspace is for the terraform finder",
+		},
+		"TerraformWithoutTerraformFinder": {
+			reason:   "--terraform belongs to the terraform finder",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--terraform", "/bin/sh"},
+			wantCode: ExitUsage, wantStderr: "--terraform is for the terraform finder",
+		},
+		"SharedWorkspace": {
+			reason: "two kinds in one workspace would contend for its state lock",
+			args: []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--kind", "Network.v1alpha1.fakecloud.intentjournal.io",
+				"--finder", "*=terraform:fakecloud_thing", "--workspace", "/tmp/ws"},
+			wantCode: ExitUsage, wantStderr: "would share workspace /tmp/ws",
+		},
+		"WorkspaceOfAnotherKind": {
+			reason: "a kind's workspace needs that kind's terraform finder",
+			args: []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--kind", "Network.v1alpha1.fakecloud.intentjournal.io",
+				"--finder", "RecordSet=terraform:fakecloud_record_set", "--workspace", "Network=/tmp/ws"},
+			wantCode: ExitUsage, wantStderr: "Network.fakecloud.intentjournal.io has no terraform finder",
+		},
+		"BadConcurrency": {
+			reason:   "--concurrency must be at least 1",
+			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--concurrency", "0"},
+			wantCode: ExitUsage, wantStderr: "--concurrency must be at least 1",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(context.Background(), tc.args, &stdout, &stderr, withFakecloud)
+			if code != tc.wantCode {
+				t.Errorf("%s\nMain(%q): exit code %d, want %d\nstderr:\n%s", tc.reason, tc.args, code, tc.wantCode, stderr.String())
+			}
+			if !strings.Contains(stderr.String(), tc.wantStderr) {
+				t.Errorf("%s\nMain(%q): stderr does not contain %q:\n%s", tc.reason, tc.args, tc.wantStderr, stderr.String())
+			}
+			if tc.wantCode != ExitOK && stdout.Len() > 0 {
+				t.Errorf("%s\nMain(%q): wrote to stdout on error:\n%s", tc.reason, tc.args, stdout.String())
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
