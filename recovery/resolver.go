@@ -253,39 +253,37 @@ func (r *Resolver) merge(c *Candidate, obj *unstructured.Unstructured) {
 }
 
 // lookup calls the finder under the rate limit and timeout, retrying
-// failures with exponential backoff.
+// failures with exponential backoff from Policy.RetryBackoff. A failed wait
+// for the rate limiter, or the end of ctx, is not retried.
 func (r *Resolver) lookup(ctx context.Context, f Finder, c *Candidate) ([]ExternalResource, error) {
-	var err error
-	backoff := r.o.Policy.RetryBackoff
-	for attempt := 0; attempt <= r.o.Policy.LookupRetries; attempt++ {
-		if attempt > 0 {
-			if !sleep(ctx, backoff) {
-				return nil, ctx.Err()
-			}
-			backoff *= 2
-		}
-		if err = r.limiter.Wait(ctx); err != nil {
-			return nil, err
+	var found []ExternalResource
+	err := r.retry(ctx, r.o.Policy.RetryBackoff, func(attempt int) (bool, error) {
+		if err := r.limiter.Wait(ctx); err != nil {
+			return false, err
 		}
 		lctx, cancel := context.WithTimeout(ctx, r.o.Policy.LookupTimeout)
-		var found []ExternalResource
-		found, err = f.Find(lctx, c)
+		res, err := f.Find(lctx, c)
 		if err == nil && lctx.Err() != nil {
 			err = lctx.Err()
 		}
 		cancel()
 		if err == nil {
-			return found, nil
+			found = res
+			return false, nil
 		}
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			err = fmt.Errorf("lookup timed out after %s: %w", r.o.Policy.LookupTimeout, err)
 		}
 		r.log.Debug("lookup failed", zap.Stringer("resource", c.Intent.Resource), zap.Int("attempt", attempt+1), zap.Error(err))
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return false, ctx.Err()
 		}
+		return true, err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, err
+	return found, nil
 }
 
 // ResolveObject resolves the unsettled create of one managed resource, as

@@ -21,21 +21,40 @@ func sleep(ctx context.Context, d time.Duration) bool {
 	}
 }
 
-// retryAPI retries an API call on errors that a fresh attempt may cure:
-// the server unreachable, overloaded or timing out.
-func (r *Resolver) retryAPI(ctx context.Context, call func() error) error {
-	backoff := r.o.Policy.RetryBackoff
+// retry is the resolver's one backoff loop. It calls attempt up to
+// 1+Policy.LookupRetries times, waiting first before the second call and
+// doubling the wait before each later one, until attempt reports that
+// another try cannot help (again false). It returns the last error, or
+// ctx.Err() when the context ends during a wait.
+func (r *Resolver) retry(ctx context.Context, first time.Duration, attempt func(n int) (again bool, err error)) error {
+	backoff := first
 	var err error
-	for attempt := 0; attempt <= r.o.Policy.LookupRetries; attempt++ {
-		if attempt > 0 && !sleep(ctx, backoff) {
-			return ctx.Err()
+	for n := 0; n <= r.o.Policy.LookupRetries; n++ {
+		if n > 0 {
+			if !sleep(ctx, backoff) {
+				return ctx.Err()
+			}
+			backoff *= 2
 		}
-		backoff *= 2
-		if err = call(); err == nil || !transient(err) {
+		var again bool
+		if again, err = attempt(n); !again {
 			return err
 		}
 	}
 	return err
+}
+
+// retryAPI retries an API call on errors that a fresh attempt may cure:
+// the server unreachable, overloaded or timing out.
+//
+// Its waits start at twice Policy.RetryBackoff (2b, 4b, 8b, ...), one step
+// later than lookup's (b, 2b, 4b, ...); both are kept as they were when the
+// two had loops of their own.
+func (r *Resolver) retryAPI(ctx context.Context, call func() error) error {
+	return r.retry(ctx, 2*r.o.Policy.RetryBackoff, func(int) (bool, error) {
+		err := call()
+		return err != nil && transient(err), err
+	})
 }
 
 func transient(err error) bool {
