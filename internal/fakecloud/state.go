@@ -2,7 +2,6 @@ package fakecloud
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,13 +60,10 @@ func (s *Store) load() error {
 		return fmt.Errorf("%w %s: %w", ErrCorruptState, s.path, err)
 	}
 	for i := range doc.RecordSets {
-		r := doc.RecordSets[i].clone()
-		s.recordSets[r.ID] = &r
-		s.rsByKey[zoneName{r.Zone, r.Name}] = r.ID
+		s.recordSets.add(s, doc.RecordSets[i].clone())
 	}
 	for i := range doc.Networks {
-		n := doc.Networks[i].clone()
-		s.networks[n.ID] = &n
+		s.networks.add(s, doc.Networks[i].clone())
 	}
 	for k, c := range doc.Counters {
 		if _, ok := s.counters[k]; ok {
@@ -183,8 +178,8 @@ type snapshotDoc struct {
 func (s *Store) snapshot() ([]byte, error) {
 	doc := snapshotDoc{
 		Version:    stateVersion,
-		RecordSets: sortedByCreation(s.recordSets, func(r *RecordSet) (time.Time, string) { return r.CreatedAt, r.ID }),
-		Networks:   sortedByCreation(s.networks, func(n *Network) (time.Time, string) { return n.CreatedAt, n.ID }),
+		RecordSets: s.recordSets.sorted(),
+		Networks:   s.networks.sorted(),
 		Counters:   map[string]counters{},
 	}
 	for k, c := range s.counters {
@@ -195,19 +190,6 @@ func (s *Store) snapshot() ([]byte, error) {
 		return nil, fmt.Errorf("fakecloud: cannot encode state: %w", err)
 	}
 	return frame(body), nil
-}
-
-func sortedByCreation[T any](m map[string]*T, key func(*T) (time.Time, string)) []*T {
-	out := make([]*T, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	slices.SortFunc(out, func(a, b *T) int {
-		ta, ia := key(a)
-		tb, ib := key(b)
-		return cmp.Or(ta.Compare(tb), strings.Compare(ia, ib))
-	})
-	return out
 }
 
 // commit returns once a state at least as new as gen is on disk. One call

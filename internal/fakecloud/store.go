@@ -1,13 +1,11 @@
 package fakecloud
 
 import (
-	"cmp"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,9 +61,9 @@ type Store struct {
 	mu         sync.RWMutex
 	closed     bool
 	gen        uint64 // incremented by every mutation
-	recordSets map[string]*RecordSet
-	rsByKey    map[zoneName]string
-	networks   map[string]*Network
+	recordSets table[RecordSet, *RecordSet]
+	networks   table[Network, *Network]
+	byKey      map[zoneName]string // the natural keys of keyed tables, to IDs
 	counters   map[string]*counters
 
 	wmu     sync.Mutex
@@ -87,9 +85,9 @@ func OpenStore(path string, opts ...StoreOption) (*Store, error) {
 		log:        zap.NewNop(),
 		now:        time.Now,
 		newID:      randomID,
-		recordSets: map[string]*RecordSet{},
-		rsByKey:    map[zoneName]string{},
-		networks:   map[string]*Network{},
+		recordSets: table[RecordSet, *RecordSet]{},
+		networks:   table[Network, *Network]{},
+		byKey:      map[zoneName]string{},
 		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}},
 		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}},
 	}
@@ -154,33 +152,7 @@ func (s *Store) unusedID(prefix string) (string, error) {
 // same zone and name yields ErrConflict. When CreateRecordSet returns nil
 // the record set is on disk.
 func (s *Store) CreateRecordSet(in RecordSet) (RecordSet, error) {
-	in = in.clone()
-	if err := in.validate(); err != nil {
-		return RecordSet{}, err
-	}
-	var out RecordSet
-	err := s.mutate(func() (bool, error) {
-		c := s.counters[KindRecordSets]
-		if _, ok := s.rsByKey[zoneName{in.Zone, in.Name}]; ok {
-			c.Conflicts++
-			return true, conflict("recordset %q already exists in zone %q", in.Name, in.Zone)
-		}
-		id, err := s.unusedID(recordSetIDPrefix)
-		if err != nil {
-			return false, err
-		}
-		in.ID, in.CreatedAt = id, s.now().UTC()
-		r := in
-		s.recordSets[id] = &r
-		s.rsByKey[zoneName{r.Zone, r.Name}] = id
-		c.Creates++
-		out = r.clone()
-		return true, nil
-	})
-	if err != nil {
-		return RecordSet{}, err
-	}
-	return out, nil
+	return create(s, s.recordSets, in)
 }
 
 // BulkCreate creates many record sets and networks with one durable write,
@@ -206,8 +178,8 @@ func (s *Store) BulkCreate(rss []RecordSet, nets []Network) ([]RecordSet, []Netw
 		seen := map[zoneName]bool{}
 		for _, r := range rss {
 			k := zoneName{r.Zone, r.Name}
-			if _, ok := s.rsByKey[k]; ok || seen[k] {
-				return false, conflict("recordset %q already exists in zone %q", r.Name, r.Zone)
+			if _, ok := s.byKey[k]; ok || seen[k] {
+				return false, r.conflict()
 			}
 			seen[k] = true
 		}
@@ -237,13 +209,10 @@ func (s *Store) BulkCreate(rss []RecordSet, nets []Network) ([]RecordSet, []Netw
 			nets[i].ID, nets[i].CreatedAt = id, now
 		}
 		for i := range rss {
-			r := rss[i].clone()
-			s.recordSets[r.ID] = &r
-			s.rsByKey[zoneName{r.Zone, r.Name}] = r.ID
+			s.recordSets.add(s, rss[i].clone())
 		}
 		for i := range nets {
-			n := nets[i].clone()
-			s.networks[n.ID] = &n
+			s.networks.add(s, nets[i].clone())
 		}
 		s.counters[KindRecordSets].Creates += int64(len(rss))
 		s.counters[KindNetworks].Creates += int64(len(nets))
@@ -259,11 +228,7 @@ func (s *Store) BulkCreate(rss []RecordSet, nets []Network) ([]RecordSet, []Netw
 func (s *Store) GetRecordSet(id string) (RecordSet, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	r, ok := s.recordSets[id]
-	if !ok {
-		return RecordSet{}, notFound("recordset %q not found", id)
-	}
-	return r.clone(), nil
+	return s.recordSets.get(id)
 }
 
 // UpdateRecordSet replaces the type, TTL, rrdatas and tags of the record
@@ -271,46 +236,20 @@ func (s *Store) GetRecordSet(id string) (RecordSet, error) {
 // that differs yields ErrInvalid.
 func (s *Store) UpdateRecordSet(id string, in RecordSet) (RecordSet, error) {
 	in = in.clone()
-	var out RecordSet
-	err := s.mutate(func() (bool, error) {
-		r, ok := s.recordSets[id]
-		if !ok {
-			return false, notFound("recordset %q not found", id)
+	return update(s, s.recordSets, id, func(next RecordSet) (RecordSet, error) {
+		if in.Zone != "" && in.Zone != next.Zone {
+			return next, invalid("zone of recordset %q is immutable", id)
 		}
-		if in.Zone != "" && in.Zone != r.Zone {
-			return false, invalid("zone of recordset %q is immutable", id)
+		if in.Name != "" && in.Name != next.Name {
+			return next, invalid("name of recordset %q is immutable", id)
 		}
-		if in.Name != "" && in.Name != r.Name {
-			return false, invalid("name of recordset %q is immutable", id)
-		}
-		next := *r
 		next.Type, next.TTL, next.RRDatas, next.Tags = in.Type, in.TTL, in.RRDatas, in.Tags
-		if err := next.validate(); err != nil {
-			return false, err
-		}
-		*r = next
-		out = r.clone()
-		return true, nil
+		return next, next.validate()
 	})
-	if err != nil {
-		return RecordSet{}, err
-	}
-	return out, nil
 }
 
 // DeleteRecordSet deletes the record set with id, or returns ErrNotFound.
-func (s *Store) DeleteRecordSet(id string) error {
-	return s.mutate(func() (bool, error) {
-		r, ok := s.recordSets[id]
-		if !ok {
-			return false, notFound("recordset %q not found", id)
-		}
-		delete(s.recordSets, id)
-		delete(s.rsByKey, zoneName{r.Zone, r.Name})
-		s.counters[KindRecordSets].Deletes++
-		return true, nil
-	})
-}
+func (s *Store) DeleteRecordSet(id string) error { return remove(s, s.recordSets, id) }
 
 // ListRecordSets returns the record sets f matches, oldest first.
 func (s *Store) ListRecordSets(f RecordSetFilter) []RecordSet {
@@ -320,22 +259,14 @@ func (s *Store) ListRecordSets(f RecordSetFilter) []RecordSet {
 }
 
 func (s *Store) listRecordSets(f RecordSetFilter) []RecordSet {
-	out := []RecordSet{}
 	if f.Zone != "" && f.Name != "" {
-		if id, ok := s.rsByKey[zoneName{f.Zone, f.Name}]; ok && f.match(s.recordSets[id]) {
+		out := []RecordSet{}
+		if id, ok := s.byKey[zoneName{f.Zone, f.Name}]; ok && f.match(s.recordSets[id]) {
 			out = append(out, s.recordSets[id].clone())
 		}
 		return out
 	}
-	for _, r := range s.recordSets {
-		if f.match(r) {
-			out = append(out, r.clone())
-		}
-	}
-	slices.SortFunc(out, func(a, b RecordSet) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
-	})
-	return out
+	return s.recordSets.list(f.match)
 }
 
 // CreateNetwork stores a new network and returns it with its ID and
@@ -343,38 +274,14 @@ func (s *Store) listRecordSets(f RecordSetFilter) []RecordSet {
 // duplicates of each other: each call makes a new one. When CreateNetwork
 // returns nil the network is on disk.
 func (s *Store) CreateNetwork(in Network) (Network, error) {
-	in = in.clone()
-	if err := in.validate(); err != nil {
-		return Network{}, err
-	}
-	var out Network
-	err := s.mutate(func() (bool, error) {
-		id, err := s.unusedID(networkIDPrefix)
-		if err != nil {
-			return false, err
-		}
-		in.ID, in.CreatedAt = id, s.now().UTC()
-		n := in
-		s.networks[id] = &n
-		s.counters[KindNetworks].Creates++
-		out = n.clone()
-		return true, nil
-	})
-	if err != nil {
-		return Network{}, err
-	}
-	return out, nil
+	return create(s, s.networks, in)
 }
 
 // GetNetwork returns the network with id, or ErrNotFound.
 func (s *Store) GetNetwork(id string) (Network, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	n, ok := s.networks[id]
-	if !ok {
-		return Network{}, notFound("network %q not found", id)
-	}
-	return n.clone(), nil
+	return s.networks.get(id)
 }
 
 // UpdateNetwork replaces the name, CIDR block and tags of the network with
@@ -384,33 +291,14 @@ func (s *Store) UpdateNetwork(id string, in Network) (Network, error) {
 	if err := in.validate(); err != nil {
 		return Network{}, err
 	}
-	var out Network
-	err := s.mutate(func() (bool, error) {
-		n, ok := s.networks[id]
-		if !ok {
-			return false, notFound("network %q not found", id)
-		}
-		n.Name, n.CIDRBlock, n.Tags = in.Name, in.CIDRBlock, in.Tags
-		out = n.clone()
-		return true, nil
+	return update(s, s.networks, id, func(next Network) (Network, error) {
+		next.Name, next.CIDRBlock, next.Tags = in.Name, in.CIDRBlock, in.Tags
+		return next, nil
 	})
-	if err != nil {
-		return Network{}, err
-	}
-	return out, nil
 }
 
 // DeleteNetwork deletes the network with id, or returns ErrNotFound.
-func (s *Store) DeleteNetwork(id string) error {
-	return s.mutate(func() (bool, error) {
-		if _, ok := s.networks[id]; !ok {
-			return false, notFound("network %q not found", id)
-		}
-		delete(s.networks, id)
-		s.counters[KindNetworks].Deletes++
-		return true, nil
-	})
-}
+func (s *Store) DeleteNetwork(id string) error { return remove(s, s.networks, id) }
 
 // ListNetworks returns the networks f matches, oldest first.
 func (s *Store) ListNetworks(f NetworkFilter) []Network {
@@ -419,18 +307,7 @@ func (s *Store) ListNetworks(f NetworkFilter) []Network {
 	return s.listNetworks(f)
 }
 
-func (s *Store) listNetworks(f NetworkFilter) []Network {
-	out := []Network{}
-	for _, n := range s.networks {
-		if f.match(n) {
-			out = append(out, n.clone())
-		}
-	}
-	slices.SortFunc(out, func(a, b Network) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.ID, b.ID))
-	})
-	return out
-}
+func (s *Store) listNetworks(f NetworkFilter) []Network { return s.networks.list(f.match) }
 
 // noteInjected counts an injected fault for kind; fault is one of
 // "error", "timeout" and "ambiguous".
