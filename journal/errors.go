@@ -1,8 +1,11 @@
 package journal
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Sentinel errors. Every error the journal returns wraps one of these (or a
@@ -55,6 +58,13 @@ var (
 
 	// ErrReadOnly is returned by writes on a journal opened WithReadOnly.
 	ErrReadOnly = errors.New("journal: opened read-only")
+
+	// ErrIO reports that the journal file could not be opened, read,
+	// written or synced: a missing directory, a path that is a directory,
+	// a full or failing disk. The operating system's or bbolt's error stays
+	// in the chain, so errors.Is(err, fs.ErrNotExist) and the like still
+	// hold. A write that returns it did not commit.
+	ErrIO = errors.New("journal: i/o error")
 )
 
 // CorruptError reports a record that failed its CRC or did not decode.
@@ -123,3 +133,38 @@ func (e *UnsettledError) Error() string {
 
 // Unwrap makes errors.Is(err, ErrUnsettled) hold.
 func (e *UnsettledError) Unwrap() error { return ErrUnsettled }
+
+// sentinels are the errors every returned error wraps one of.
+var sentinels = []error{
+	ErrCorrupt, ErrLocked, ErrClosed, ErrNotFound, ErrUnsettled, ErrStale, ErrInvalidTransition,
+	ErrInvalid, ErrUnsupportedVersion, ErrWrongCluster, ErrReadOnly, ErrIO,
+	context.Canceled, context.DeadlineExceeded,
+}
+
+// opError is the failure of one operation of the exported API, e.g.
+// "settle <uid>". Its message says "journal:" once, however deep the
+// sentinel it wraps: "journal: settle u1: not found: uid u1".
+type opError struct {
+	op  string
+	err error
+}
+
+func (e *opError) Error() string {
+	return "journal: " + e.op + ": " + strings.TrimPrefix(e.err.Error(), "journal: ")
+}
+
+func (e *opError) Unwrap() error { return e.err }
+
+// wrapOp returns err, the failure of op, naming op. An error that wraps no
+// sentinel (bbolt's or the operating system's, from the file itself) is
+// wrapped in ErrIO as well, keeping it reachable with errors.Is and
+// errors.As. wrapOp returns nil for nil.
+func wrapOp(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if !slices.ContainsFunc(sentinels, func(s error) bool { return errors.Is(err, s) }) {
+		err = fmt.Errorf("%w: %w", ErrIO, err)
+	}
+	return &opError{op: op, err: err}
+}

@@ -127,7 +127,7 @@ func openError(path string, err error) error {
 	case strings.Contains(err.Error(), "file size too small"):
 		return &CorruptError{Reason: fmt.Sprintf("open %s: %v (truncated file; it was not modified)", path, err)}
 	}
-	return fmt.Errorf("journal: open %s: %w", path, err)
+	return wrapOp("open "+path, err)
 }
 
 // init creates the buckets of a new journal, checks the format of an
@@ -189,7 +189,7 @@ func (j *Journal) init() (records, quarantined int, err error) {
 		return 0, 0, corrupt
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("journal: initialise %s: %w", j.path, err)
+		return 0, 0, wrapOp("initialise "+j.path, err)
 	}
 	return records, quarantined, nil
 }
@@ -225,14 +225,14 @@ func (j *Journal) Cluster() (string, error) {
 		return "", ErrClosed
 	}
 	var id string
-	err := j.db.View(func(tx *bolt.Tx) error {
+	err := j.view(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketMeta); b != nil {
 			id = string(b.Get(keyCluster))
 		}
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("journal: read cluster of %s: %w", j.path, err)
+		return "", wrapOp("read cluster of "+j.path, err)
 	}
 	return id, nil
 }
@@ -281,7 +281,7 @@ func (j *Journal) Close() error {
 			_ = os.Remove(holderPath(j.path))
 		}
 		if err := j.db.Close(); err != nil {
-			j.errCl = fmt.Errorf("journal: close %s: %w", j.path, err)
+			j.errCl = wrapOp("close "+j.path, err)
 			return
 		}
 		j.log.Info("journal closed")
@@ -313,7 +313,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 	// the commit path would serialise it across every concurrent writer.
 	fresh, err := EncodeRecord(in)
 	if err != nil {
-		return Intent{}, fmt.Errorf("journal: begin %s: %w", in.Resource, err)
+		return Intent{}, wrapOp(fmt.Sprintf("begin %s", in.Resource), err)
 	}
 	err = j.write(ctx, func(tx *bolt.Tx) error {
 		if raw := tx.Bucket(bucketQuarantine).Get(key); raw != nil {
@@ -334,7 +334,7 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 		return putRecord(tx, in)
 	})
 	if err != nil {
-		return Intent{}, fmt.Errorf("journal: begin %s: %w", in.Resource, err)
+		return Intent{}, wrapOp(fmt.Sprintf("begin %s", in.Resource), err)
 	}
 	j.log.Debug("intent begun", zap.Stringer("intent-id", in.ID), zap.Stringer("resource", in.Resource), zap.Int("attempt", in.Attempt))
 	return in, nil
@@ -357,7 +357,7 @@ func (j *Journal) MarkDispatched(ctx context.Context, uid string, id ID) error {
 		return false, fmt.Errorf("%w: %s -> %s", ErrInvalidTransition, cur.State, StateDispatched)
 	})
 	if err != nil {
-		return fmt.Errorf("journal: mark dispatched %s: %w", uid, err)
+		return wrapOp("mark dispatched "+uid, err)
 	}
 	return nil
 }
@@ -369,7 +369,7 @@ func (j *Journal) MarkDispatched(ctx context.Context, uid string, id ID) error {
 func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Outcome) (Intent, error) {
 	o.Message = truncateMessage(o.Message)
 	if !o.State.Valid() || o.State == StatePending || o.State == StateDispatched {
-		return Intent{}, fmt.Errorf("journal: settle %s: %w: cannot settle to %q", uid, ErrInvalidTransition, o.State)
+		return Intent{}, wrapOp("settle "+uid, fmt.Errorf("%w: cannot settle to %q", ErrInvalidTransition, o.State))
 	}
 	out, err := j.update(ctx, uid, id, func(cur *Intent, _ time.Time) (bool, error) {
 		en := o.ExternalName
@@ -387,7 +387,7 @@ func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Outcome) (Int
 		return true, nil
 	})
 	if err != nil {
-		return Intent{}, fmt.Errorf("journal: settle %s: %w", uid, err)
+		return Intent{}, wrapOp("settle "+uid, err)
 	}
 	j.log.Debug("intent settled", zap.Stringer("intent-id", id), zap.String("uid", uid), zap.String("state", string(out.State)))
 	return out, nil
@@ -490,7 +490,7 @@ func (j *Journal) Get(ctx context.Context, uid string) (Intent, error) {
 		j.quarantine(ctx, key, raw, err)
 	}
 	if err != nil {
-		return Intent{}, fmt.Errorf("journal: get %s: %w", uid, err)
+		return Intent{}, wrapOp("get "+uid, err)
 	}
 	return in, nil
 }
@@ -543,7 +543,7 @@ func (j *Journal) scan(ctx context.Context, bucket []byte, keep func(Intent) boo
 			return false
 		}
 		if err := ctx.Err(); err != nil {
-			yield(Intent{}, fmt.Errorf("journal: scan: %w", err))
+			yield(Intent{}, wrapOp("scan", err))
 			return false
 		}
 		page := make([]scanned, 0, 64)
@@ -578,7 +578,7 @@ func (j *Journal) scan(ctx context.Context, bucket []byte, keep func(Intent) boo
 			return nil
 		})
 		if err != nil {
-			yield(Intent{}, fmt.Errorf("journal: scan: %w", err))
+			yield(Intent{}, wrapOp("scan", err))
 			return false
 		}
 		for _, s := range page {
@@ -637,7 +637,7 @@ func (j *Journal) Release(ctx context.Context, uid string) error {
 		return tx.Bucket(bucketQuarantine).Delete([]byte(uid))
 	})
 	if err != nil {
-		return fmt.Errorf("journal: release %s: %w", uid, err)
+		return wrapOp("release "+uid, err)
 	}
 	j.log.Info("quarantined record released", zap.String("uid", uid))
 	return nil
@@ -684,19 +684,19 @@ func (j *Journal) Compact(ctx context.Context, retention time.Duration) (int, er
 			if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupportedVersion) {
 				continue
 			}
-			return deleted, fmt.Errorf("journal: compact: %w", err)
+			return deleted, wrapOp("compact", err)
 		}
 		if in.State.Terminal() && in.UpdatedAt.Before(cutoff) {
 			keys = append(keys, []byte(in.Resource.UID))
 			if len(keys) >= scanPage {
 				if err := flush(); err != nil {
-					return deleted, fmt.Errorf("journal: compact: %w", err)
+					return deleted, wrapOp("compact", err)
 				}
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return deleted, fmt.Errorf("journal: compact: %w", err)
+		return deleted, wrapOp("compact", err)
 	}
 	j.log.Info("journal compacted", zap.Int("deleted", deleted), zap.Duration("retention", retention))
 	return deleted, nil

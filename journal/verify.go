@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 
 	bolt "go.etcd.io/bbolt"
@@ -61,7 +60,7 @@ func (j *Journal) Verify(ctx context.Context) (*VerifyReport, error) {
 		err = j.write(ctx, check)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("journal: verify %s: %w", j.path, err)
+		return nil, wrapOp("verify "+j.path, err)
 	}
 	var scanErr error
 	j.scan(ctx, bucketQuarantine, nil, false, func(_ Intent, err error) bool {
@@ -97,7 +96,7 @@ func (j *Journal) Verify(ctx context.Context) (*VerifyReport, error) {
 		})
 	}
 	if scanErr != nil {
-		return nil, fmt.Errorf("journal: verify %s: %w", j.path, scanErr)
+		return nil, wrapOp("verify "+j.path, scanErr)
 	}
 	sort.Strings(r.Consistency)
 	j.log.Info("journal verified",

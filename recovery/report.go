@@ -1,22 +1,13 @@
 package recovery
 
 import (
-	"bytes"
 	"cmp"
 	_ "embed" // the report JSON Schema
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -25,27 +16,6 @@ import (
 const (
 	ReportAPIVersion = "intentjournal.io/v1alpha1"
 	ReportKind       = "OrphanReport"
-)
-
-// ReportSchemaID is the $id of the report's JSON Schema (draft 2020-12).
-const ReportSchemaID = "https://intentjournal.io/schemas/orphan-report/v1alpha1.json"
-
-// MaxReportSize bounds an encoded report that DecodeReport, ReadReportFile
-// and ValidateReportJSON accept. A report entry is a few hundred bytes, so
-// the bound holds about a million entries.
-const MaxReportSize = 512 << 20
-
-// Report errors. DecodeReport and ValidateReportJSON wrap one of these, so
-// callers branch with errors.Is.
-var (
-	// ErrUnsupportedReport reports a well-formed document of another
-	// apiVersion or kind: a newer major version is refused, never guessed at.
-	ErrUnsupportedReport = errors.New("recovery: unsupported report version")
-
-	// ErrMalformedReport reports bytes that are not a report of this
-	// version: not JSON, fields of the wrong type, unknown outcomes, a
-	// summary that does not match the entries, or a schema violation.
-	ErrMalformedReport = errors.New("recovery: malformed report")
 )
 
 // Outcome is what the recovery pass decided for one unsettled intent.
@@ -335,208 +305,4 @@ func (e *Entry) NeedsAttention() bool {
 		}
 	}
 	return false
-}
-
-// check reports the first inconsistency that would make the encoded report
-// fail DecodeReport. The caller holds r.mu.
-func (r *Report) check() error {
-	if r.APIVersion != ReportAPIVersion || r.Kind != ReportKind {
-		return fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
-			ErrUnsupportedReport, r.APIVersion, r.Kind, ReportAPIVersion, ReportKind)
-	}
-	var want Summary
-	for i, e := range r.Entries {
-		if e == nil {
-			return fmt.Errorf("%w: entry %d is null", ErrMalformedReport, i)
-		}
-		if !e.Outcome.Valid() {
-			return fmt.Errorf("%w: entry %d (%s): unknown outcome %q", ErrMalformedReport, i, e.Resource, e.Outcome)
-		}
-		want.count(e.Outcome)
-	}
-	if r.Summary != want {
-		return fmt.Errorf("%w: summary %+v does not match the %d entries, which count %+v",
-			ErrMalformedReport, r.Summary, len(r.Entries), want)
-	}
-	return nil
-}
-
-// Encode writes the report to w as indented JSON with a trailing newline.
-// It refuses, before writing anything, a report that DecodeReport would
-// refuse: another apiVersion or kind, an unknown outcome, or a summary that
-// does not match the entries. Nil lists are written as empty arrays.
-func (r *Report) Encode(w io.Writer) error {
-	if r == nil {
-		return fmt.Errorf("recovery: encode report: %w: nil report", ErrMalformedReport)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.check(); err != nil {
-		return fmt.Errorf("recovery: encode report: %w", err)
-	}
-	r.normalize()
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	// reportJSON has Report's fields and none of its methods; converting the
-	// pointer does not copy the mutex.
-	if err := enc.Encode((*reportJSON)(r)); err != nil {
-		return fmt.Errorf("recovery: encode report: %w", err)
-	}
-	return nil
-}
-
-// normalize replaces nil lists with empty ones, so the JSON has arrays where
-// the schema requires them. The caller holds r.mu or owns r.
-func (r *Report) normalize() {
-	if r.Entries == nil {
-		r.Entries = []*Entry{}
-	}
-	for _, e := range r.Entries {
-		if e == nil {
-			continue // check refuses it
-		}
-		if e.Sources == nil {
-			e.Sources = []string{}
-		}
-		if e.Found == nil {
-			e.Found = []Found{}
-		}
-	}
-}
-
-// reportJSON is Report without methods, for encoding and decoding.
-type reportJSON Report
-
-// DecodeReport parses an encoded report. Unknown fields are ignored, so a
-// report of a newer minor version decodes. It returns an error wrapping
-// ErrUnsupportedReport for another apiVersion or kind, and ErrMalformedReport
-// for input over MaxReportSize, input that is not a report, an unknown
-// outcome, or a summary that does not match the entries. It never panics.
-// The JSON Schema is stricter: see ValidateReportJSON.
-func DecodeReport(b []byte) (*Report, error) { return decodeReport(b, MaxReportSize) }
-
-func decodeReport(b []byte, limit int) (*Report, error) {
-	if len(b) > limit {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrMalformedReport, len(b), limit)
-	}
-	// Read the identity alone first, so that another version whose other
-	// fields changed type is reported as unsupported, not malformed.
-	var head struct {
-		APIVersion *string `json:"apiVersion"`
-		Kind       *string `json:"kind"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("%w: not a JSON object with a string apiVersion and kind: %v", ErrMalformedReport, err)
-	}
-	if head.APIVersion == nil || head.Kind == nil {
-		return nil, fmt.Errorf("%w: apiVersion and kind are required", ErrMalformedReport)
-	}
-	if *head.APIVersion != ReportAPIVersion || *head.Kind != ReportKind {
-		return nil, fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
-			ErrUnsupportedReport, *head.APIVersion, *head.Kind, ReportAPIVersion, ReportKind)
-	}
-	r := new(Report)
-	if err := json.Unmarshal(b, (*reportJSON)(r)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformedReport, err)
-	}
-	if err := r.check(); err != nil {
-		return nil, err
-	}
-	r.normalize()
-	return r, nil
-}
-
-// ReadReportFile reads and decodes the report at path, refusing a file
-// larger than MaxReportSize before reading it whole.
-func ReadReportFile(path string) (*Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("recovery: read report: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxReportSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("recovery: read report %s: %w", path, err)
-	}
-	r, err := DecodeReport(b)
-	if err != nil {
-		return nil, fmt.Errorf("recovery: read report %s: %w", path, err)
-	}
-	return r, nil
-}
-
-// WriteReportFile writes r to path atomically with mode 0600, whatever the
-// umask: it encodes into a temporary file in the same directory, fsyncs it,
-// renames it over path and fsyncs the directory. A crash or an error leaves
-// either the previous file at path or the complete new one, never a partial
-// file; on error the temporary file is removed. When only the final
-// directory fsync fails, the new report is at path but may not survive a
-// power loss, and the error says so.
-func WriteReportFile(path string, r *Report) error {
-	if r == nil {
-		return fmt.Errorf("recovery: write report %s: %w: nil report", path, ErrMalformedReport)
-	}
-	err := atomicfile.Write(path, 0o600, r.Encode)
-	switch {
-	case errors.Is(err, atomicfile.ErrNotDurable):
-		// The new report is complete at path; only its directory entry
-		// may not survive a power loss.
-		return fmt.Errorf("recovery: wrote report %s, but the rename may not be durable: %w", path, err)
-	case err != nil:
-		return fmt.Errorf("recovery: write report %s: %w", path, err)
-	}
-	return nil
-}
-
-//go:embed schema/report.schema.json
-var reportSchema []byte
-
-// ReportJSONSchema returns the report's JSON Schema (draft 2020-12), the
-// document published as docs/report.schema.json. The caller owns the copy.
-func ReportJSONSchema() []byte { return bytes.Clone(reportSchema) }
-
-// compiledReportSchema compiles the embedded schema once. The compiler
-// loads nothing from the network: the schema is added as a resource and
-// the draft 2020-12 meta-schema is built into the library.
-var compiledReportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(reportSchema))
-	if err != nil {
-		return nil, fmt.Errorf("recovery: report schema: %w", err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource(ReportSchemaID, doc); err != nil {
-		return nil, fmt.Errorf("recovery: report schema: %w", err)
-	}
-	s, err := c.Compile(ReportSchemaID)
-	if err != nil {
-		return nil, fmt.Errorf("recovery: report schema: %w", err)
-	}
-	return s, nil
-})
-
-// ValidateReportJSON validates an encoded report against the embedded JSON
-// Schema (draft 2020-12, with formats such as date-time asserted). It returns
-// an error wrapping ErrMalformedReport and, for a schema violation, the
-// library's *jsonschema.ValidationError, whose text lists every failing
-// location. The schema cannot check that the summary matches the entries;
-// DecodeReport does.
-func ValidateReportJSON(b []byte) error {
-	if len(b) > MaxReportSize {
-		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformedReport, len(b), MaxReportSize)
-	}
-	s, err := compiledReportSchema()
-	if err != nil {
-		return err
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformedReport, err)
-	}
-	if err := s.Validate(inst); err != nil {
-		return fmt.Errorf("%w: does not match %s: %w", ErrMalformedReport, ReportSchemaID, err)
-	}
-	return nil
 }

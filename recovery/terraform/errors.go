@@ -3,7 +3,9 @@ package terraform
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentinels for workspace-level failures, usable with errors.Is. When
@@ -90,4 +92,61 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// workspaceError returns the workspace-level error among diags, or nil.
+func (im *Importer) workspaceError(op string, diags []Diagnostic, cliErr error) error {
+	for _, d := range diags {
+		switch d.Kind {
+		case KindStateCorrupt:
+			return im.corrupt(op, []Diagnostic{d})
+		case KindLocked:
+			if err := checkLock(im.dir, im.cli); err != nil {
+				return err
+			}
+			return &WorkspaceError{Dir: im.dir, Op: op, Err: ErrStateLocked, Diagnostics: []Diagnostic{d},
+				Fix: fmt.Sprintf("wait for the other %s run in %s to finish, then rerun", filepath.Base(im.cli), im.dir)}
+		case KindProviderMissing:
+			where := "the plugin directories of the CLI configuration"
+			if im.o.mirror != "" {
+				where = "the filesystem mirror " + im.o.mirror
+			}
+			return &WorkspaceError{Dir: im.dir, Op: op, Err: ErrProviderMissing, Diagnostics: []Diagnostic{d},
+				Fix: fmt.Sprintf("install the provider into %s (layout <host>/<namespace>/<type>/<version>/<os>_<arch>/terraform-provider-<type>_v<version>; for the fake cloud: make tools), then rerun", where)}
+		}
+	}
+	return nil
+}
+
+func (im *Importer) corrupt(op string, diags []Diagnostic) error {
+	state := filepath.Join(im.dir, stateFile)
+	return &WorkspaceError{Dir: im.dir, Op: op, Err: ErrStateCorrupt, Diagnostics: diags,
+		Fix: fmt.Sprintf("restore %s from %s.backup or your own backup (keep the damaged file for inspection), then rerun; nothing was imported", state, state)}
+}
+
+// diagError converts a diagnostic to an error.
+func diagError(d Diagnostic) error {
+	if d.Detail == "" {
+		return errors.New(truncate(d.Summary))
+	}
+	return fmt.Errorf("%s: %s", truncate(d.Summary), truncate(firstLine(d.Detail)))
+}
+
+// maxMessage bounds an error message taken from CLI output: a summary can
+// quote an import ID of any length.
+const maxMessage = 1024
+
+func truncate(s string) string {
+	if len(s) <= maxMessage {
+		return s
+	}
+	head, tail := maxMessage*3/4, maxMessage/4
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	start := len(s) - tail
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return fmt.Sprintf("%s...(%d bytes cut)...%s", s[:head], start-head, s[start:])
 }

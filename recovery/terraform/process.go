@@ -1,11 +1,15 @@
 package terraform
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // processesIn returns the processes, other than this one, whose working
@@ -59,4 +63,16 @@ func reap(dir string, grace time.Duration) []int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return left
+}
+
+// cancelled returns ctx's error after making sure no CLI or plugin
+// process of the workspace survives.
+func (im *Importer) cancelled(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if left := reap(im.dir, min(im.o.waitDelay, 2*time.Second)); len(left) > 0 {
+		im.o.log.Warn("Killed processes left by a cancelled terraform run", zap.String("workspace", im.dir), zap.Ints("pids", left))
+	}
+	return fmt.Errorf("terraform: run in %s cancelled: %w", im.dir, ctx.Err())
 }

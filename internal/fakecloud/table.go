@@ -1,0 +1,185 @@
+package fakecloud
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// row is what a table needs of the objects of its kind. The methods that
+// describe the kind (kind, noun, idPrefix) ignore their receiver, so a nil
+// pointer answers them.
+type row[T any] interface {
+	*T
+	// kind is the kind's name in Stats and in the state file's counters.
+	kind() string
+	// noun names one object in error messages ("recordset").
+	noun() string
+	// idPrefix starts every ID the server assigns.
+	idPrefix() string
+	// identity returns the ID and creation time that order the table.
+	identity() (id string, created time.Time)
+	// stamp sets the ID and creation time of a new object.
+	stamp(id string, created time.Time)
+	validate() error
+	clone() T
+}
+
+// keyed is implemented by rows with a unique natural key besides the ID (a
+// record set's zone and name): a create that repeats it is a conflict. The
+// Store indexes the keys in Store.byKey; only record sets are keyed.
+type keyed interface {
+	naturalKey() zoneName
+	// conflict is the ErrConflict error for a create that repeats the key.
+	conflict() error
+}
+
+// table holds the live objects of one kind by ID. The Store keeps one per
+// kind and runs the functions below under its lock: reads under s.mu, and
+// changes inside Store.mutate, which makes them durable.
+type table[T any, P row[T]] map[string]P
+
+// add inserts a copy of v, indexing its natural key.
+func (t table[T, P]) add(s *Store, v T) {
+	p := P(&v)
+	id, _ := p.identity()
+	t[id] = p
+	if k, ok := any(p).(keyed); ok {
+		s.byKey[k.naturalKey()] = id
+	}
+}
+
+// sorted returns the table's objects oldest first (ties by ID), sharing
+// them with the table: for encoding under the lock only.
+func (t table[T, P]) sorted() []P {
+	out := make([]P, 0, len(t))
+	for _, v := range t {
+		out = append(out, v)
+	}
+	slices.SortFunc(out, compareRows[T, P])
+	return out
+}
+
+// list returns copies of the objects match accepts, oldest first.
+func (t table[T, P]) list(match func(P) bool) []T {
+	out := []T{}
+	for _, v := range t {
+		if match(v) {
+			out = append(out, v.clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b T) int { return compareRows[T, P](&a, &b) })
+	return out
+}
+
+func compareRows[T any, P row[T]](a, b P) int {
+	ia, ta := a.identity()
+	ib, tb := b.identity()
+	return cmp.Or(ta.Compare(tb), strings.Compare(ia, ib))
+}
+
+// get returns a copy of the object with id, or ErrNotFound.
+func (t table[T, P]) get(id string) (T, error) {
+	v, ok := t[id]
+	if !ok {
+		var zero T
+		return zero, notFound("%s %q not found", P(nil).noun(), id)
+	}
+	return v.clone(), nil
+}
+
+// create stores a copy of in as a new object of t's kind, with a fresh ID
+// and CreatedAt, and returns it once it is on disk. A keyed object whose
+// key exists is a conflict, counted in the kind's counters.
+func create[T any, P row[T]](s *Store, t table[T, P], in T) (T, error) {
+	in = P(&in).clone()
+	if err := P(&in).validate(); err != nil {
+		var zero T
+		return zero, err
+	}
+	var out T
+	err := s.mutate(func() (bool, error) {
+		c := s.counters[P(nil).kind()]
+		if k, ok := any(P(&in)).(keyed); ok {
+			if _, dup := s.byKey[k.naturalKey()]; dup {
+				c.Conflicts++
+				return true, k.conflict()
+			}
+		}
+		id, err := s.unusedID(P(nil).idPrefix())
+		if err != nil {
+			return false, err
+		}
+		P(&in).stamp(id, s.now().UTC())
+		t.add(s, in)
+		c.Creates++
+		out = P(&in).clone()
+		return true, nil
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
+
+// update replaces the object with id by what change makes of a copy of it,
+// or returns ErrNotFound, and returns a copy once it is on disk. change
+// must keep the ID, CreatedAt and natural key.
+func update[T any, P row[T]](s *Store, t table[T, P], id string, change func(cur T) (T, error)) (T, error) {
+	var out T
+	err := s.mutate(func() (bool, error) {
+		cur, ok := t[id]
+		if !ok {
+			return false, notFound("%s %q not found", P(nil).noun(), id)
+		}
+		next, err := change(*cur)
+		if err != nil {
+			return false, err
+		}
+		*cur = next
+		out = cur.clone()
+		return true, nil
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
+
+// remove deletes the object with id, or returns ErrNotFound, and returns
+// once the deletion is on disk.
+func remove[T any, P row[T]](s *Store, t table[T, P], id string) error {
+	return s.mutate(func() (bool, error) {
+		cur, ok := t[id]
+		if !ok {
+			return false, notFound("%s %q not found", P(nil).noun(), id)
+		}
+		delete(t, id)
+		if k, ok := any(cur).(keyed); ok {
+			delete(s.byKey, k.naturalKey())
+		}
+		s.counters[P(nil).kind()].Deletes++
+		return true, nil
+	})
+}
+
+// RecordSet and Network as table rows.
+
+func (*RecordSet) kind() string                    { return KindRecordSets }
+func (*RecordSet) noun() string                    { return "recordset" }
+func (*RecordSet) idPrefix() string                { return recordSetIDPrefix }
+func (r *RecordSet) identity() (string, time.Time) { return r.ID, r.CreatedAt }
+func (r *RecordSet) stamp(id string, at time.Time) { r.ID, r.CreatedAt = id, at }
+func (r *RecordSet) naturalKey() zoneName          { return zoneName{r.Zone, r.Name} }
+func (r *RecordSet) conflict() error {
+	return conflict("recordset %q already exists in zone %q", r.Name, r.Zone)
+}
+
+func (*Network) kind() string                    { return KindNetworks }
+func (*Network) noun() string                    { return "network" }
+func (*Network) idPrefix() string                { return networkIDPrefix }
+func (n *Network) identity() (string, time.Time) { return n.ID, n.CreatedAt }
+func (n *Network) stamp(id string, at time.Time) { n.ID, n.CreatedAt = id, at }

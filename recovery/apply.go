@@ -1,0 +1,262 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.uber.org/zap"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+// Event reasons recovery emits on managed resources.
+const (
+	EventAdopted   = "IntentAdopted"
+	EventConflict  = "IntentConflict"
+	EventDuplicate = "IntentOrphanedDuplicate"
+	EventLookAlike = "IntentLookAlikeNotOurs"
+)
+
+// finish carries out d (unless dry-run), settles the journal, opens the
+// gate for a resolved candidate and returns the report entries.
+func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry {
+	if !r.o.Policy.DryRun {
+		if err := r.apply(ctx, c, &d); err != nil {
+			d = Decision{Outcome: OutcomeUnresolved, Reason: "ApplyFailed", Found: d.Found,
+				Message: fmt.Sprintf("decided %s for %s but could not carry it out: %v", d.Outcome, c.Intent.Resource, err),
+				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"}
+		}
+	}
+	uid := types.UID(c.Intent.Resource.UID)
+	if r.o.Gate != nil {
+		if d.Outcome == OutcomeUnresolved {
+			r.o.Gate.Block(uid, d.Reason+": "+d.Message)
+		} else {
+			r.o.Gate.Unblock(uid)
+		}
+	}
+	fields := []zap.Field{
+		zap.Stringer("resource", c.Intent.Resource), zap.String("outcome", string(d.Outcome)),
+		zap.String("reason", d.Reason), zap.Stringer("intent-id", c.Intent.ID),
+	}
+	if d.Adopt != nil {
+		fields = append(fields, zap.String("external-name", d.Adopt.ID))
+	}
+	if d.Outcome == OutcomeCleared {
+		r.log.Debug("intent resolved", fields...)
+	} else {
+		r.log.Info("intent resolved", fields...)
+	}
+	return r.entries(c, d)
+}
+
+func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
+	srcs := make([]string, 0, len(c.Sources))
+	for _, s := range c.Sources {
+		if !slices.Contains(srcs, s) {
+			srcs = append(srcs, s)
+		}
+	}
+	id := ""
+	if !c.Intent.ID.IsZero() {
+		id = c.Intent.ID.String()
+	}
+	ref := c.Intent.Resource
+	ref.APIVersion, ref.Kind = r.intern(ref.APIVersion), r.intern(ref.Kind)
+	e := Entry{
+		IntentID: id, Resource: ref, Sources: srcs,
+		IntendedExternalName: c.Intent.ExternalName, Found: d.Found,
+		Outcome: d.Outcome, Reason: d.Reason, Message: d.Message, Action: d.Action,
+	}
+	if e.Found == nil {
+		e.Found = []Found{}
+	}
+	if d.Adopt != nil {
+		e.ExternalName = d.Adopt.ID
+	}
+	if d.Outcome == OutcomeOrphan {
+		// One entry per orphaned cloud resource, so the summary counts
+		// cloud resources.
+		out := make([]Entry, 0, len(d.Orphans))
+		for _, o := range d.Orphans {
+			oe := e
+			oe.Found = []Found{d.foundByID(o.ID)}
+			out = append(out, oe)
+		}
+		return out
+	}
+	out := []Entry{e}
+	for _, o := range d.Orphans {
+		out = append(out, Entry{
+			IntentID: id, Resource: c.Intent.Resource, Sources: srcs,
+			Found:   []Found{d.foundByID(o.ID)},
+			Outcome: OutcomeOrphan, Reason: ReasonDuplicate,
+			Message: fmt.Sprintf("%s is a later duplicate of %s, which %s adopted", o.ID, d.Adopt.ID, c.Intent.Resource),
+			Action:  fmt.Sprintf("delete the cloud resource %s (or rerun intentjournal recover with --delete-orphans)", o.ID),
+		})
+	}
+	return out
+}
+
+// apply carries out a decision: patch the managed resource, delete orphans
+// under the policy, settle the journal, emit Events.
+func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
+	recovered := string(d.Outcome) + " " + r.o.Now().UTC().Format(time.RFC3339)
+	switch d.Outcome {
+	case OutcomeCleared:
+		if c.Object != nil {
+			if err := r.patch(ctx, c, func(a map[string]string) {
+				delete(a, AnnotationExternalCreatePending)
+				delete(a, journal.AnnotationKey)
+				a[AnnotationRecovered] = recovered
+			}); err != nil {
+				return err
+			}
+		}
+	case OutcomeAdopted:
+		id := d.Adopt.ID
+		if err := r.patch(ctx, c, func(a map[string]string) {
+			a[AnnotationExternalName] = id
+			delete(a, AnnotationExternalCreatePending)
+			delete(a, journal.AnnotationKey)
+			a[AnnotationRecovered] = recovered
+		}); err != nil {
+			return err
+		}
+		r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (%s)", id, d.Reason)
+	case OutcomeConflict:
+		in := c.Intent
+		if in.ID.IsZero() {
+			// A create no intent explains (the process died before
+			// Begin, or ran without intentjournal): record the conflict
+			// on the resource all the same. A pass killed after this
+			// patch and before its report leaves the reason behind: the
+			// paused resource says "reported", not just "paused".
+			in = journal.Stamp(journal.Intent{Resource: in.Resource, Owner: r.o.Source.Owner}, r.o.Now(), 0)
+		}
+		in.State = journal.StateReported
+		in.Outcome.State, in.Outcome.Reason = journal.StateReported, d.Reason
+		if err := r.patch(ctx, c, func(a map[string]string) {
+			a[AnnotationPaused] = "true"
+			delete(a, AnnotationExternalCreatePending)
+			a[AnnotationRecovered] = recovered
+			if v, err := journal.EncodeAnnotation(in); err == nil {
+				a[journal.AnnotationKey] = v
+			}
+		}); err != nil {
+			return err
+		}
+		r.event(c, corev1.EventTypeWarning, EventConflict, "Paused: %s To resolve: %s", d.Message, d.Action)
+	case OutcomeUnresolved:
+		return nil
+	}
+	if len(d.Orphans) > 0 {
+		r.deleteOrphans(ctx, c, d)
+	}
+	for _, l := range d.LookAlikes {
+		r.event(c, corev1.EventTypeWarning, EventLookAlike,
+			"Cloud resource %s carries this resource's crossplane tags but is not its; it was left untouched. Find who made it (another cluster pointed at this account, a rebuilt cluster, a person) and delete it there or rename its managed resource", l.ID)
+	}
+	return r.settle(ctx, c, d)
+}
+
+func (r *Resolver) deleteOrphans(ctx context.Context, c *Candidate, d *Decision) {
+	del := r.o.Deleters[c.GVK.GroupKind()]
+	for _, o := range d.Orphans {
+		if c.Object != nil {
+			r.event(c, corev1.EventTypeWarning, EventDuplicate, "Cloud resource %s is a duplicate left by an interrupted create", o.ID)
+		}
+		if !r.o.Policy.DeleteOrphans || del == nil || !Proof(d.foundByID(o.ID).Proof).Strong() {
+			continue
+		}
+		if err := del.Delete(ctx, c, o); err != nil {
+			r.log.Warn("cannot delete orphan", zap.String("external-id", o.ID), zap.Error(err))
+			continue
+		}
+		r.log.Info("orphan deleted", zap.String("external-id", o.ID), zap.Stringer("resource", c.Intent.Resource))
+	}
+}
+
+// settle records the outcome in the journal and releases a quarantined
+// record that the outcome resolved.
+func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error {
+	j := r.o.Journal
+	if j == nil {
+		return nil
+	}
+	if c.quarantined {
+		// The outcome is decided from the annotation: the quarantined
+		// record has nothing more to tell, and Begin may run again.
+		return j.Release(ctx, c.Intent.Resource.UID)
+	}
+	if !c.inJournal {
+		return nil
+	}
+	cur, err := j.Get(ctx, c.Intent.Resource.UID)
+	if err != nil {
+		return fmt.Errorf("cannot read the journal: %w", err)
+	}
+	o := journal.Outcome{Reason: d.Reason, Message: d.Message}
+	switch d.Outcome {
+	case OutcomeAdopted:
+		o.State, o.ExternalName = journal.StateAdopted, d.Adopt.ID
+	case OutcomeCleared:
+		o.State = journal.StateCleared
+		if cur.State == journal.StateSucceeded {
+			// The create succeeded but its resource is gone: nothing
+			// leaks, but the journal keeps the fact that it existed.
+			o.State = journal.StateReported
+		}
+	default:
+		o.State = journal.StateReported
+	}
+	if _, err := j.Settle(ctx, cur.Resource.UID, cur.ID, o); err != nil && !errors.Is(err, journal.ErrInvalidTransition) {
+		return fmt.Errorf("cannot settle the journal: %w", err)
+	}
+	return nil
+}
+
+// patch changes the managed resource's annotations, guarded by its
+// resourceVersion. On a conflict it reads the resource afresh and applies
+// the change again.
+func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[string]string)) error {
+	obj := c.Object
+	for attempt := 0; ; attempt++ {
+		orig := obj.DeepCopy()
+		a := obj.GetAnnotations()
+		if a == nil {
+			a = map[string]string{}
+		}
+		change(a)
+		obj.SetAnnotations(a)
+		err := r.retryAPI(ctx, func() error {
+			return r.o.Client.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}))
+		})
+		if err == nil {
+			c.Object = obj
+			return nil
+		}
+		if !apierrors.IsConflict(err) || attempt >= 5 {
+			return fmt.Errorf("cannot patch %s: %w", c.Intent.Resource, err)
+		}
+		fresh, rerr := r.read(ctx, c)
+		if rerr != nil {
+			return fmt.Errorf("cannot re-read %s after a conflict: %w", c.Intent.Resource, rerr)
+		}
+		obj = fresh
+	}
+}
+
+func (r *Resolver) event(c *Candidate, typ, reason, format string, a ...any) {
+	if r.o.Recorder == nil || c.Object == nil {
+		return
+	}
+	r.o.Recorder.Eventf(c.Object, typ, reason, format, a...)
+}

@@ -1,0 +1,137 @@
+package recovery
+
+import (
+	_ "embed" // the report JSON Schema
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxReportSize bounds an encoded report that DecodeReport, ReadReportFile
+// and ValidateReportJSON accept. A report entry is a few hundred bytes, so
+// the bound holds about a million entries.
+const MaxReportSize = 512 << 20
+
+// Report errors. DecodeReport and ValidateReportJSON wrap one of these, so
+// callers branch with errors.Is.
+var (
+	// ErrUnsupportedReport reports a well-formed document of another
+	// apiVersion or kind: a newer major version is refused, never guessed at.
+	ErrUnsupportedReport = errors.New("recovery: unsupported report version")
+
+	// ErrMalformedReport reports bytes that are not a report of this
+	// version: not JSON, fields of the wrong type, unknown outcomes, a
+	// summary that does not match the entries, or a schema violation.
+	ErrMalformedReport = errors.New("recovery: malformed report")
+)
+
+// check reports the first inconsistency that would make the encoded report
+// fail DecodeReport. The caller holds r.mu.
+func (r *Report) check() error {
+	if r.APIVersion != ReportAPIVersion || r.Kind != ReportKind {
+		return fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
+			ErrUnsupportedReport, r.APIVersion, r.Kind, ReportAPIVersion, ReportKind)
+	}
+	var want Summary
+	for i, e := range r.Entries {
+		if e == nil {
+			return fmt.Errorf("%w: entry %d is null", ErrMalformedReport, i)
+		}
+		if !e.Outcome.Valid() {
+			return fmt.Errorf("%w: entry %d (%s): unknown outcome %q", ErrMalformedReport, i, e.Resource, e.Outcome)
+		}
+		want.count(e.Outcome)
+	}
+	if r.Summary != want {
+		return fmt.Errorf("%w: summary %+v does not match the %d entries, which count %+v",
+			ErrMalformedReport, r.Summary, len(r.Entries), want)
+	}
+	return nil
+}
+
+// Encode writes the report to w as indented JSON with a trailing newline.
+// It refuses, before writing anything, a report that DecodeReport would
+// refuse: another apiVersion or kind, an unknown outcome, or a summary that
+// does not match the entries. Nil lists are written as empty arrays.
+func (r *Report) Encode(w io.Writer) error {
+	if r == nil {
+		return fmt.Errorf("recovery: encode report: %w: nil report", ErrMalformedReport)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.check(); err != nil {
+		return fmt.Errorf("recovery: encode report: %w", err)
+	}
+	r.normalize()
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	// reportJSON has Report's fields and none of its methods; converting the
+	// pointer does not copy the mutex.
+	if err := enc.Encode((*reportJSON)(r)); err != nil {
+		return fmt.Errorf("recovery: encode report: %w", err)
+	}
+	return nil
+}
+
+// normalize replaces nil lists with empty ones, so the JSON has arrays where
+// the schema requires them. The caller holds r.mu or owns r.
+func (r *Report) normalize() {
+	if r.Entries == nil {
+		r.Entries = []*Entry{}
+	}
+	for _, e := range r.Entries {
+		if e == nil {
+			continue // check refuses it
+		}
+		if e.Sources == nil {
+			e.Sources = []string{}
+		}
+		if e.Found == nil {
+			e.Found = []Found{}
+		}
+	}
+}
+
+// reportJSON is Report without methods, for encoding and decoding.
+type reportJSON Report
+
+// DecodeReport parses an encoded report. Unknown fields are ignored, so a
+// report of a newer minor version decodes. It returns an error wrapping
+// ErrUnsupportedReport for another apiVersion or kind, and ErrMalformedReport
+// for input over MaxReportSize, input that is not a report, an unknown
+// outcome, or a summary that does not match the entries. It never panics.
+// The JSON Schema is stricter: see ValidateReportJSON.
+func DecodeReport(b []byte) (*Report, error) { return decodeReport(b, MaxReportSize) }
+
+func decodeReport(b []byte, limit int) (*Report, error) {
+	if len(b) > limit {
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrMalformedReport, len(b), limit)
+	}
+	// Read the identity alone first, so that another version whose other
+	// fields changed type is reported as unsupported, not malformed.
+	var head struct {
+		APIVersion *string `json:"apiVersion"`
+		Kind       *string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("%w: not a JSON object with a string apiVersion and kind: %v", ErrMalformedReport, err)
+	}
+	if head.APIVersion == nil || head.Kind == nil {
+		return nil, fmt.Errorf("%w: apiVersion and kind are required", ErrMalformedReport)
+	}
+	if *head.APIVersion != ReportAPIVersion || *head.Kind != ReportKind {
+		return nil, fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
+			ErrUnsupportedReport, *head.APIVersion, *head.Kind, ReportAPIVersion, ReportKind)
+	}
+	r := new(Report)
+	if err := json.Unmarshal(b, (*reportJSON)(r)); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrMalformedReport, err)
+	}
+	if err := r.check(); err != nil {
+		return nil, err
+	}
+	r.normalize()
+	return r, nil
+}

@@ -1,0 +1,232 @@
+package terraform
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+	tfjson "github.com/hashicorp/terraform-json"
+	"go.uber.org/zap"
+)
+
+// resolve imports pending, splitting it when an error names no candidate.
+// Each round plans the batch; a plan that fails drops the candidates its
+// errors name and plans the rest again, or splits the batch when no error
+// names a candidate; a plan that succeeds drops conflicts and unsafe
+// changes, and once nothing drops, the batch is applied.
+func (im *Importer) resolve(ctx context.Context, pending []*entry, budget *int) error {
+	for len(pending) > 0 {
+		if *budget <= 0 {
+			for _, e := range pending {
+				e.res.Status, e.res.Err = StatusError, fmt.Errorf("not resolved: the batch's plans kept failing with errors that name no resource (plan budget spent); the last batch error was logged")
+			}
+			return nil
+		}
+		*budget--
+		run, err := im.plan(ctx, pending)
+		if err != nil {
+			return err
+		}
+		if run.err != nil || len(run.diags) > 0 {
+			if err := im.workspaceError("plan", run.diags, run.err); err != nil {
+				return err
+			}
+			failed, unattributed := im.attribute(pending, run)
+			if len(failed) > 0 {
+				pending = slices.DeleteFunc(pending, func(e *entry) bool { return failed[e] })
+				continue
+			}
+			return im.isolate(ctx, pending, run.err, unattributed, budget)
+		}
+		plan, err := im.showPlan(ctx, len(pending))
+		if err != nil {
+			return err
+		}
+		removed, err := im.checkPlan(plan, pending)
+		if err != nil {
+			return err
+		}
+		if len(removed) > 0 {
+			pending = slices.DeleteFunc(pending, func(e *entry) bool { return removed[e] })
+			continue
+		}
+		if im.o.reportOnly {
+			return nil
+		}
+		return im.apply(ctx, pending)
+	}
+	return nil
+}
+
+// planRun is what one plan of a batch left: the lines each generated block
+// spans, the plan's error diagnostics and the CLI's error.
+type planRun struct {
+	ranges []lineRange
+	diags  []Diagnostic
+	err    error
+}
+
+// plan writes the configuration for the blocks in state plus pending and
+// plans it into planName. An error means the run could not be attempted
+// or was cancelled; a failed plan is in the planRun.
+func (im *Importer) plan(ctx context.Context, pending []*entry) (planRun, error) {
+	held := im.heldBlocks()
+	blocks := make([]block, 0, len(held)+len(pending))
+	blocks = append(blocks, held...)
+	for _, e := range pending {
+		blocks = append(blocks, e.block)
+	}
+	content, ranges, err := renderConfig(im.rt.Type, blocks)
+	if err != nil {
+		return planRun{}, fmt.Errorf("terraform: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(im.dir, im.genFile), []byte(content)); err != nil {
+		return planRun{}, err
+	}
+	planPath := filepath.Join(im.dir, planName)
+	_ = os.Remove(planPath)
+	var out bytes.Buffer
+	opts := []tfexec.PlanOption{tfexec.Out(planName), tfexec.Parallelism(im.o.parallelism), tfexec.LockTimeout("0s")}
+	for _, e := range pending {
+		if im.o.targets {
+			opts = append(opts, tfexec.Target(e.block.address))
+		}
+	}
+	t0 := time.Now()
+	_, planErr := im.tf.PlanJSON(ctx, &out, opts...)
+	im.ran("plan", t0, len(pending))
+	im.observed("plan", out.Bytes())
+	if err := im.cancelled(ctx); err != nil {
+		return planRun{}, err
+	}
+	diags := errorsOf(ParseJSONDiagnostics(out.Bytes()))
+	if planErr != nil && len(diags) == 0 {
+		diags = errorsOf(ParseTextDiagnostics(planErr.Error()))
+	}
+	return planRun{ranges: ranges, diags: diags, err: planErr}, nil
+}
+
+// attribute gives each error diagnostic of a failed plan to the candidate
+// it names, by address or by a line of the generated file: not found, or
+// failed with the diagnostic. It returns the candidates it failed and the
+// diagnostics that name none.
+func (im *Importer) attribute(pending []*entry, run planRun) (failed map[*entry]bool, unattributed []Diagnostic) {
+	failed = map[*entry]bool{}
+	index := byAddress(pending)
+	for _, d := range run.diags {
+		addr := d.Address
+		if addr == "" && filepath.Base(d.File) == im.genFile {
+			addr = addressAt(run.ranges, d.Line)
+		}
+		e := index[addr]
+		if e == nil {
+			unattributed = append(unattributed, d)
+			continue
+		}
+		failed[e] = true
+		if d.Kind == KindNotFound {
+			e.res.Status = StatusNotFound
+		} else {
+			e.res.Status, e.res.Err = StatusError, diagError(d)
+		}
+	}
+	return failed, unattributed
+}
+
+// isolate handles a plan that failed with errors that name no candidate
+// (planErr when there is no diagnostic at all). A lone candidate, or one
+// of a batch whose plan budget is spent, fails with the first of them; a
+// larger batch is split in two and each half resolved on its own.
+func (im *Importer) isolate(ctx context.Context, pending []*entry, planErr error, unattributed []Diagnostic, budget *int) error {
+	if len(unattributed) == 0 {
+		unattributed = []Diagnostic{{Severity: "error", Summary: fmt.Sprint(planErr), Kind: KindOther}}
+	}
+	if len(pending) == 1 || *budget <= 0 {
+		for _, e := range pending {
+			e.res.Status, e.res.Err = StatusError, diagError(unattributed[0])
+		}
+		return nil
+	}
+	mid := len(pending) / 2
+	im.o.log.Warn("Splitting batch after an error that names no resource", zap.String("workspace", im.dir),
+		zap.Int("size", len(pending)), zap.String("error", truncate(unattributed[0].Summary)))
+	if err := im.resolve(ctx, pending[:mid], budget); err != nil {
+		return err
+	}
+	return im.resolve(ctx, pending[mid:], budget)
+}
+
+// showPlan reads back the saved plan of a batch of n candidates.
+func (im *Importer) showPlan(ctx context.Context, n int) (*tfjson.Plan, error) {
+	t0 := time.Now()
+	plan, err := im.tf.ShowPlanFile(ctx, planName)
+	im.ran("show plan", t0, n)
+	if err := im.cancelled(ctx); err != nil {
+		return nil, err
+	}
+	if err != nil {
+		return nil, &WorkspaceError{Dir: im.dir, Op: "show plan", Err: err}
+	}
+	return plan, nil
+}
+
+// byAddress indexes pending by the address of its generated block.
+func byAddress(pending []*entry) map[string]*entry {
+	index := make(map[string]*entry, len(pending))
+	for _, e := range pending {
+		index[e.block.address] = e
+	}
+	return index
+}
+
+// planBudget bounds the plans one batch of n may take. Isolating one bad
+// ID by bisection takes about 2*log2(n) plans; a failure that hits every
+// resource (an unreachable endpoint) would take 2n without a bound, so the
+// budget allows a few bad IDs and then fails the rest of the batch.
+func planBudget(n int) int {
+	return 8 + 8*bits.Len(uint(n))
+}
+
+// checkPlan classifies the planned imports. It returns the entries that
+// must leave the batch (conflicts, unsafe changes), and an error when the
+// plan would change anything outside the batch.
+func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]bool, error) {
+	changes := map[string]*tfjson.ResourceChange{}
+	for _, rc := range plan.ResourceChanges {
+		changes[rc.Address] = rc
+	}
+	index := byAddress(pending)
+	for _, rc := range plan.ResourceChanges {
+		if index[rc.Address] == nil && rc.Change != nil && !rc.Change.Actions.NoOp() && !rc.Change.Actions.Read() {
+			return nil, &WorkspaceError{Dir: im.dir, Op: "plan", Err: ErrUnsafePlan,
+				Fix: fmt.Sprintf("the plan would %v %s, which recovery never does; review the workspace with: %s -chdir=%s plan (if %s was deleted outside Terraform: %s -chdir=%s state rm %s), or confine plans to the batch with WithTargets",
+					rc.Change.Actions, rc.Address, im.cli, im.dir, rc.Address, im.cli, im.dir, rc.Address)}
+		}
+	}
+	removed := map[*entry]bool{}
+	for _, e := range pending {
+		rc := changes[e.block.address]
+		switch {
+		case rc == nil || rc.Change == nil || rc.Change.Importing == nil:
+			e.res.Status, e.res.Err = StatusError, fmt.Errorf("the plan holds no import for %s", e.block.address)
+			removed[e] = true
+			continue
+		case !rc.Change.Actions.NoOp():
+			e.res.Status, e.res.Err = StatusError, fmt.Errorf("%w: importing %s would %v it", ErrUnsafePlan, e.block.address, rc.Change.Actions)
+			removed[e] = true
+			continue
+		}
+		found := im.external(rc.Change.After, e.res.ImportID)
+		im.classify(e.res, found)
+		if e.res.Status == StatusConflict || e.res.Status == StatusFound && !im.o.reportOnly {
+			removed[e] = true
+		}
+	}
+	return removed, nil
+}
