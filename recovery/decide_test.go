@@ -172,4 +172,23 @@ func TestExpectedTags(t *testing.T) {
 	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
 		t.Errorf("with a recorded namespace tag (-want +got):\n%s", diff)
 	}
+
+	// A namespaced MR (crossplane-runtime v2) with no recorded keys: its
+	// namespace and its typed provider config reference's kind, as
+	// crossplane-runtime's GetExternalTags derives them.
+	c = candidate(false)
+	c.Intent.Resource.Namespace = "team-b"
+	if err := unstructured.SetNestedField(c.Object.Object, "ClusterProviderConfig", "spec", "providerConfigRef", "kind"); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default",
+		TagCrossplaneNamespace: "team-b", TagCrossplaneProviderConfigKind: "ClusterProviderConfig"}
+	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
+		t.Errorf("derived from a namespaced MR (-want +got):\n%s", diff)
+	}
+	other := ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc",
+		TagCrossplaneProviderConfig: "default", TagCrossplaneNamespace: "team-a", TagCrossplaneProviderConfigKind: "ClusterProviderConfig"}, CreatedAt: t1}
+	if got := Owned(c, other); got != "" {
+		t.Errorf("the same name in another namespace: Owned = %q, want nothing", got)
+	}
 }

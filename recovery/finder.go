@@ -23,6 +23,10 @@ const (
 	// resource (crossplane-runtime v2). It is compared only when the
 	// intent's lookup keys recorded it.
 	TagCrossplaneNamespace = "crossplane-namespace"
+	// TagCrossplaneProviderConfigKind is the kind of a typed provider
+	// config reference (crossplane-runtime v2: ProviderConfig or
+	// ClusterProviderConfig).
+	TagCrossplaneProviderConfigKind = "crossplane-providerconfig-kind"
 	// TagIntentID carries the intent ID of the create that made the
 	// resource, where the adapter can add it.
 	TagIntentID = "intentjournal-intent-id"
@@ -62,7 +66,7 @@ func (c *Candidate) Deleted() bool { return c.Object == nil }
 // from the managed resource the way crossplane-runtime derives them.
 func (c *Candidate) ExpectedTags() map[string]string {
 	out := map[string]string{}
-	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig, TagCrossplaneNamespace} {
+	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig, TagCrossplaneNamespace, TagCrossplaneProviderConfigKind} {
 		if v, ok := c.Intent.LookupKeys[k]; ok && v != "" {
 			out[k] = v
 		}
@@ -73,9 +77,19 @@ func (c *Candidate) ExpectedTags() map[string]string {
 	if _, ok := out[TagCrossplaneName]; !ok && c.Intent.Resource.Name != "" {
 		out[TagCrossplaneName] = c.Intent.Resource.Name
 	}
+	if _, ok := out[TagCrossplaneNamespace]; !ok && c.Intent.Resource.Namespace != "" {
+		// A namespaced managed resource's tags name its namespace: without
+		// it, the same name in another namespace would match.
+		out[TagCrossplaneNamespace] = c.Intent.Resource.Namespace
+	}
 	if _, ok := out[TagCrossplaneProviderConfig]; !ok && c.Object != nil {
 		if pc, _, _ := unstructured.NestedString(c.Object.Object, "spec", "providerConfigRef", "name"); pc != "" {
 			out[TagCrossplaneProviderConfig] = pc
+		}
+	}
+	if _, ok := out[TagCrossplaneProviderConfigKind]; !ok && c.Object != nil {
+		if kind, _, _ := unstructured.NestedString(c.Object.Object, "spec", "providerConfigRef", "kind"); kind != "" {
+			out[TagCrossplaneProviderConfigKind] = kind
 		}
 	}
 	return out
