@@ -4,35 +4,12 @@ import (
 	"os"
 	"reflect"
 	"regexp"
-	"strings"
 	"testing"
+
+	"github.com/intentjournal/intentjournal/internal/docsnippet"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 )
-
-// snippets returns the regions of src between "// snippet:<name> begin"
-// and "// snippet:<name> end", without the marker lines, de-indented by one
-// tab, keyed by name.
-func snippets(t *testing.T, src string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	var name string
-	var body []string
-	for _, line := range strings.Split(src, "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "// snippet:") && strings.HasSuffix(trimmed, " begin"):
-			name = strings.TrimSuffix(strings.TrimPrefix(trimmed, "// snippet:"), " begin")
-			body = nil
-		case strings.HasPrefix(trimmed, "// snippet:") && strings.HasSuffix(trimmed, " end"):
-			out[name] = strings.Join(body, "\n")
-			name = ""
-		case name != "":
-			body = append(body, strings.TrimPrefix(line, "\t"))
-		}
-	}
-	return out
-}
 
 // TestIntegratingDocShowsExample checks that docs/integrating.md shows the
 // snippets of example_test.go verbatim, so the lines a provider author
@@ -46,16 +23,8 @@ func TestIntegratingDocShowsExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cannot read the integration guide: %v", err)
 	}
-	got := snippets(t, string(src))
-	for _, name := range []string{"main", "controller"} {
-		s, ok := got[name]
-		if !ok || strings.TrimSpace(s) == "" {
-			t.Errorf("example_test.go has no snippet %q", name)
-			continue
-		}
-		if !strings.Contains(string(doc), "```go\n"+s+"\n```") {
-			t.Errorf("docs/integrating.md does not show snippet %q of example_test.go verbatim in a go code block; it should contain:\n%s", name, s)
-		}
+	for _, err := range docsnippet.Check(string(src), string(doc), "main", "controller") {
+		t.Errorf("docs/integrating.md and example_test.go: %v", err)
 	}
 }
 
