@@ -7,6 +7,8 @@ import (
 	ujresource "github.com/crossplane/upjet/pkg/resource"
 	"github.com/crossplane/upjet/pkg/terraform"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
@@ -38,7 +40,7 @@ func (c *callbacks) Create(name string) terraform.CallbackFn {
 	inner := c.inner.Create(name)
 	return func(err error, ctx context.Context) error {
 		failpoint.Hit(failpoint.AfterCreate)
-		if f := c.k.untrack(name); f != nil {
+		if f := c.k.untrack(types.NamespacedName{Name: name}); f != nil {
 			c.k.created(ctx, f, err)
 			f.release()
 		}
@@ -59,7 +61,7 @@ var _ tjcontroller.CallbackProvider = (*callbacks)(nil)
 // the next recovery pass finishes it.
 func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 	in := f.intent
-	name, uid := f.mg.GetName(), f.mg.GetUID()
+	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
 	if cerr == nil {
 		id := k.tfID(f)
 		if id == "" {
@@ -71,11 +73,11 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
 			return
 		}
-		if _, err := k.finish(ctx, in, name, uid, en); err != nil {
+		if _, err := k.finish(ctx, in, key, uid, en); err != nil {
 			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
 			return
 		}
-		k.awaitCache(ctx, name, en)
+		k.awaitCache(ctx, key, en)
 		return
 	}
 	class := k.a.classifier.Classify(cerr)
@@ -89,7 +91,7 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 	// Something with this resource's natural key exists. Retrying would
 	// only meet the same 409: look it up once and adopt it if it is
 	// provably ours, else pause the resource and report it.
-	outcome, _, err := k.resolve(ctx, name, uid)
+	outcome, _, err := k.resolve(ctx, key, uid)
 	if err != nil {
 		k.a.log.Warn("cannot resolve a create conflict now; the next create attempt will", append(k.fields(in), zap.Error(err))...)
 		return

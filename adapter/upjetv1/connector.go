@@ -9,6 +9,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/pkg/errors"
 	"go.uber.org/zap"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
@@ -67,7 +68,7 @@ func (e *external) Observe(ctx context.Context, mg resource.Managed) (managed.Ex
 	}
 	name := meta.GetExternalName(mg)
 	in, has, aerr := journal.AnnotationIntent(mg.GetAnnotations())
-	if name == "" || !has || aerr != nil || e.k.inFlight(mg.GetName(), mg.GetUID()) {
+	if name == "" || !has || aerr != nil || e.k.inFlight(client.ObjectKeyFromObject(mg), mg.GetUID()) {
 		return obs, nil
 	}
 	k := e.k
@@ -84,7 +85,7 @@ func (e *external) Observe(ctx context.Context, mg resource.Managed) (managed.Ex
 		// annotation-only intent): only the annotation is left to drop.
 		in.State = journal.StateSettled
 	}
-	rv, berr := k.bind(ctx, mg.GetName(), mg.GetUID(), name)
+	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name)
 	if berr != nil {
 		k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(berr))...)
 		return obs, nil
@@ -117,7 +118,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 		_, rerr := e.resolveEarlier(ctx, mg)
 		return managed.ExternalCreation{}, rerr
 	}
-	if k.inFlight(mg.GetName(), uid) {
+	if k.inFlight(client.ObjectKeyFromObject(mg), uid) {
 		return managed.ExternalCreation{}, errors.New(errInFlight)
 	}
 	unlock, err := k.lockCreate(ctx, mg)
@@ -175,7 +176,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 	case err != nil && async && notStarted(err):
 		// upjet refused to start the operation: the goroutine never ran
 		// and no callback will come.
-		if f := k.untrack(mg.GetName()); f != nil {
+		if f := k.untrack(client.ObjectKeyFromObject(mg)); f != nil {
 			k.a.log.Info("async create not started", append(k.fields(in), zap.Error(err))...)
 			f.release()
 		}
@@ -200,7 +201,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 }
 
 // notStarted reports whether an async connector's Create error means the
-// operation was refused before its goroutine started: upjet v1 says
+// operation was refused before its goroutine started: upjet (v1.11, v2.3) says
 // "<type> operation that started at <t> is still running".
 func notStarted(err error) bool {
 	return strings.Contains(err.Error(), "operation that started at") && strings.Contains(err.Error(), "is still running")
@@ -250,7 +251,7 @@ func (e *external) resolveEarlier(ctx context.Context, mg resource.Managed) (boo
 			zap.String("resource", mg.GetName()), zap.Stringer("owner", in.Owner))
 		return true, errors.Errorf(errLivePeer, in.Owner)
 	}
-	outcome, fresh, err := e.k.resolve(ctx, mg.GetName(), mg.GetUID())
+	outcome, fresh, err := e.k.resolve(ctx, client.ObjectKeyFromObject(mg), mg.GetUID())
 	if err != nil {
 		return true, errors.Wrap(err, errResolve)
 	}

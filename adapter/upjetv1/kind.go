@@ -49,7 +49,7 @@ type Kind struct {
 
 	mu       sync.Mutex
 	async    bool
-	inflight map[string]*flight // by managed resource name
+	inflight map[types.NamespacedName]*flight // by managed resource namespace and name
 }
 
 // flight is a create dispatched by this process whose callback has not run.
@@ -70,7 +70,7 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 	if a == nil {
 		return nil
 	}
-	k := &Kind{a: a, gvk: gvk, store: store, inflight: map[string]*flight{},
+	k := &Kind{a: a, gvk: gvk, store: store, inflight: map[types.NamespacedName]*flight{},
 		nameFromID: func(id string) (string, error) { return id, nil }}
 	for _, o := range opts {
 		o(k)
@@ -81,21 +81,21 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 func (k *Kind) track(mg resource.Managed, in journal.Intent, unlock func()) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	k.inflight[mg.GetName()] = &flight{intent: in, mg: mg.DeepCopyObject().(resource.Managed), unlock: unlock}
+	k.inflight[client.ObjectKeyFromObject(mg)] = &flight{intent: in, mg: mg.DeepCopyObject().(resource.Managed), unlock: unlock}
 }
 
-func (k *Kind) untrack(name string) *flight {
+func (k *Kind) untrack(key types.NamespacedName) *flight {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	f := k.inflight[name]
-	delete(k.inflight, name)
+	f := k.inflight[key]
+	delete(k.inflight, key)
 	return f
 }
 
-func (k *Kind) inFlight(name string, uid types.UID) bool {
+func (k *Kind) inFlight(key types.NamespacedName, uid types.UID) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	f, ok := k.inflight[name]
+	f, ok := k.inflight[key]
 	return ok && f.mg.GetUID() == uid
 }
 
@@ -107,7 +107,7 @@ func (k *Kind) isAsync() bool {
 
 func (k *Kind) fields(in journal.Intent) []zap.Field {
 	return []zap.Field{
-		zap.String("kind", k.gvk.Kind), zap.String("resource", in.Resource.Name),
+		zap.String("kind", k.gvk.Kind), zap.String("namespace", in.Resource.Namespace), zap.String("resource", in.Resource.Name),
 		zap.String("uid", in.Resource.UID), zap.Stringer("intent-id", in.ID),
 	}
 }
@@ -136,7 +136,7 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome)
 // bind persists the external name and drops the intent annotation in one
 // merge patch. The patch names the UID, so it fails rather than touch a
 // managed resource recreated under the same name.
-func (k *Kind) bind(ctx context.Context, name string, uid types.UID, externalName string) (string, error) {
+func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
 	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
 		"uid": uid,
 		"annotations": map[string]any{
@@ -149,9 +149,10 @@ func (k *Kind) bind(ctx context.Context, name string, uid types.UID, externalNam
 	}
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
-	u.SetName(name)
+	u.SetNamespace(key.Namespace)
+	u.SetName(key.Name)
 	if err := k.a.kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, body)); err != nil {
-		return "", fmt.Errorf("cannot patch the external name of %s: %w", name, err)
+		return "", fmt.Errorf("cannot patch the external name of %s: %w", key, err)
 	}
 	return u.GetResourceVersion(), nil
 }
@@ -162,7 +163,7 @@ func (k *Kind) bind(ctx context.Context, name string, uid types.UID, externalNam
 // that write would fail with a conflict and the reconcile it requests
 // would not see the name. Giving up is harmless: the write is retried by
 // the next reconcile.
-func (k *Kind) awaitCache(ctx context.Context, name, externalName string) {
+func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externalName string) {
 	if k.a.cache == nil {
 		return
 	}
@@ -173,7 +174,7 @@ func (k *Kind) awaitCache(ctx context.Context, name, externalName string) {
 	t := time.NewTicker(10 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if err := k.a.cache.Get(ctx, types.NamespacedName{Name: name}, u); err == nil &&
+		if err := k.a.cache.Get(ctx, key, u); err == nil &&
 			u.GetAnnotations()[recovery.AnnotationExternalName] == externalName {
 			return
 		}
@@ -190,12 +191,12 @@ const cacheWait = 5 * time.Second
 
 // finish settles a succeeded create: succeeded with the external name
 // (durable first), then the patch, then settled.
-func (k *Kind) finish(ctx context.Context, in journal.Intent, name string, uid types.UID, externalName string) (string, error) {
+func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
 	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
-	rv, err := k.bind(ctx, name, uid, externalName)
+	rv, err := k.bind(ctx, key, uid, externalName)
 	if err != nil {
 		return "", err
 	}
@@ -208,14 +209,14 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, name string, uid t
 // resolve hands the resource's unsettled intent to the recovery Resolver
 // (look up; adopt if proven ours; else pause and report) and returns the
 // outcome and the resource as the resolver left it.
-func (k *Kind) resolve(ctx context.Context, name string, uid types.UID) (recovery.Outcome, *unstructured.Unstructured, error) {
+func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.UID) (recovery.Outcome, *unstructured.Unstructured, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
-	if err := k.a.kube.Get(ctx, types.NamespacedName{Name: name}, u); err != nil {
-		return "", nil, fmt.Errorf("cannot get %s to resolve its create intent: %w", name, err)
+	if err := k.a.kube.Get(ctx, key, u); err != nil {
+		return "", nil, fmt.Errorf("cannot get %s to resolve its create intent: %w", key, err)
 	}
 	if u.GetUID() != uid {
-		return "", nil, fmt.Errorf("cannot resolve the create intent of %s: it was recreated (uid %s, want %s)", name, u.GetUID(), uid)
+		return "", nil, fmt.Errorf("cannot resolve the create intent of %s: it was recreated (uid %s, want %s)", key, u.GetUID(), uid)
 	}
 	entries, ok, err := k.a.resolver.ResolveObject(ctx, u)
 	if err != nil {
@@ -230,13 +231,13 @@ func (k *Kind) resolve(ctx context.Context, name string, uid types.UID) (recover
 		k.a.metrics.Open.Dec()
 	}
 	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(e.Outcome)).Inc()
-	k.a.log.Info("intent resolved", zap.String("kind", k.gvk.Kind), zap.String("resource", name), zap.String("uid", string(uid)),
+	k.a.log.Info("intent resolved", zap.String("kind", k.gvk.Kind), zap.String("namespace", key.Namespace), zap.String("resource", key.Name), zap.String("uid", string(uid)),
 		zap.String("intent-id", e.IntentID), zap.String("outcome", string(e.Outcome)), zap.String("reason", e.Reason),
 		zap.String("external-name", e.ExternalName))
 	fresh := &unstructured.Unstructured{}
 	fresh.SetGroupVersionKind(k.gvk)
-	if err := k.a.kube.Get(ctx, types.NamespacedName{Name: name}, fresh); err != nil {
-		return e.Outcome, nil, fmt.Errorf("cannot get %s after resolving its create intent: %w", name, err)
+	if err := k.a.kube.Get(ctx, key, fresh); err != nil {
+		return e.Outcome, nil, fmt.Errorf("cannot get %s after resolving its create intent: %w", key, err)
 	}
 	return e.Outcome, fresh, nil
 }
