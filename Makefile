@@ -20,7 +20,7 @@ DEMO_N ?= 200
 # The Go modules: the crossplane-free root (journal, recovery, ownership, the
 # CLI) and one per crossplane line (its adapter and its test bed). They
 # cannot share a go.work: each line pins its own controller-runtime.
-MODULES := . adapter/upjetv1
+MODULES := . adapter/upjetv1 adapter/upjetv2
 # each runs its argument in every module.
 each = set -e; for m in $(MODULES); do (cd $$m && echo "[$$m] $(1)" && $(1)); done
 
@@ -68,6 +68,7 @@ test-journal:
 test-rest:
 	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/journal$$')
 	cd adapter/upjetv1 && $(GO) test -count=1 -timeout 45m ./...
+	cd adapter/upjetv2 && $(GO) test -count=1 -timeout 45m ./...
 
 ## lint: go vet and staticcheck (fetched from the module proxy at a pinned version).
 lint:
