@@ -33,15 +33,16 @@ build:
 	$(call each,$(GO) build ./...)
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
-## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 19 min
-## cold, under a second when cached). KUBEBUILDER_ASSETS and
+## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 21 min
+## cold, 21 min 17 s measured on 2026-11-22; under a second when cached). KUBEBUILDER_ASSETS and
 ## INTENTJOURNAL_TF_PATH override them.
 tools:
 	bash hack/tools.sh install
 
 ## demo: the crash-and-recover demonstration. Builds what it needs, then runs the
 ## upjet provider unwrapped and with --journal, SIGKILLed with creates in flight
-## (DEMO_N RecordSets and Networks each, default 200; about 6 minutes), prints the
+## (DEMO_N RecordSets and Networks each, default 200; about 4 minutes, 3 min 48 s
+## captured in docs/demo.md), prints the
 ## side-by-side table and writes orphans.json. DEMO_N=4000 is the size of the
 ## public report.
 demo:
@@ -84,7 +85,8 @@ fuzz:
 	done
 
 ## crashtest: the long form of the crash matrix (200 trials with the journal,
-## 100 annotation-only; about 20 minutes with 8 lanes, CRASH_LANES=8); results
+## 100 annotation-only; about 47 minutes with the default 4 lanes: 31 min and
+## 16 min measured on 0edbf31, docs/reliability.md); results
 ## in crashtest-results/ and docs/reliability.md. The short form (20 trials)
 ## runs in make test.
 crashtest: tools
