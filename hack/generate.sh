@@ -1,21 +1,49 @@
 #!/usr/bin/env bash
-# generate.sh regenerates the machine-written parts of provider-fakecloud:
-# the deepcopy methods of adapter/upjetv1/internal/provider/apis/v1alpha1 and
-# the CRD manifests under internal/fakecloud/crds. controller-gen is built once from
-# the pinned throwaway module hack/tools-gen and cached outside the repo.
+# generate.sh regenerates the machine-written parts of provider-fakecloud, for
+# each crossplane line:
+#   v1: the deepcopy methods of adapter/upjetv1/internal/provider/apis/v1alpha1
+#       and the CRD manifests under internal/fakecloud/crds, with controller-gen
+#       v0.17.3 (hack/tools-gen);
+#   v2: the deepcopy methods of adapter/upjetv2/internal/provider/apis/... and
+#       the CRD manifests under adapter/upjetv2/internal/provider/crds, with
+#       controller-gen v0.20.0 (hack/tools-gen-v2), built against k8s v0.35 as
+#       that line is.
+# Each controller-gen is built once from its pinned throwaway module and cached
+# outside the repo.
 set -euo pipefail
 
-CONTROLLER_GEN_VERSION=v0.17.3
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/tools/controller-gen-${CONTROLLER_GEN_VERSION}"
-CONTROLLER_GEN="${CACHE}/controller-gen"
 
-if [[ ! -x "${CONTROLLER_GEN}" ]]; then
-	echo "generate: building controller-gen ${CONTROLLER_GEN_VERSION} into ${CACHE}" >&2
-	mkdir -p "${CACHE}"
-	(cd "${ROOT}/hack/tools-gen" && go build -trimpath -o "${CONTROLLER_GEN}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
-	mv "${CONTROLLER_GEN}.tmp" "${CONTROLLER_GEN}"
-fi
+# controller_gen VERSION MODULE_DIR prints the path of controller-gen VERSION,
+# building it from the throwaway module MODULE_DIR first if it is not cached.
+controller_gen() {
+	local version=$1 module=$2
+	local cache="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/tools/controller-gen-${version}"
+	local bin="${cache}/controller-gen"
+	if [[ ! -x "${bin}" ]]; then
+		echo "generate: building controller-gen ${version} into ${cache}" >&2
+		mkdir -p "${cache}"
+		(cd "${module}" && go build -trimpath -o "${bin}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
+		mv "${bin}.tmp" "${bin}"
+	fi
+	echo "${bin}"
+}
+
+# crds GEN APIS DIR writes the CRDs of the API packages APIS to DIR, keeping
+# the embedding Go file there and replacing only the manifests.
+crds() {
+	local gen=$1 apis=$2 dir=$3
+	rm -rf "${dir}.tmp"
+	"${gen}" crd:allowDangerousTypes=true,crdVersions=v1 paths="${apis}" output:artifacts:config="${dir}.tmp"
+	find "${dir}" -maxdepth 1 -name '*.yaml' -delete 2>/dev/null || true
+	mkdir -p "${dir}"
+	mv "${dir}.tmp"/*.yaml "${dir}/"
+	rmdir "${dir}.tmp"
+	echo "generate: wrote $(ls "${dir}"/*.yaml | wc -l) CRDs to ${dir}" >&2
+}
+
+# --- v1 line ---
+CONTROLLER_GEN="$(controller_gen v0.17.3 "${ROOT}/hack/tools-gen")"
 
 # The API types live in the v1 line's module; the CRDs they generate are
 # crossplane-free YAML that the root module's tests embed.
@@ -24,12 +52,15 @@ APIS=./internal/provider/apis/...
 CRDS=${ROOT}/internal/fakecloud/crds
 
 "${CONTROLLER_GEN}" object paths="${APIS}"
+crds "${CONTROLLER_GEN}" "${APIS}" "${CRDS}"
 
-rm -rf "${CRDS}.tmp"
-"${CONTROLLER_GEN}" crd:allowDangerousTypes=true,crdVersions=v1 paths="${APIS}" output:artifacts:config="${CRDS}.tmp"
-# Keep the embedding Go file; replace only the manifests.
-find "${CRDS}" -maxdepth 1 -name '*.yaml' -delete 2>/dev/null || true
-mkdir -p "${CRDS}"
-mv "${CRDS}.tmp"/*.yaml "${CRDS}/"
-rmdir "${CRDS}.tmp"
-echo "generate: wrote $(ls "${CRDS}"/*.yaml | wc -l) CRDs to ${CRDS}" >&2
+# --- v2 line ---
+# Both scopes' API packages (apis/cluster/... and apis/namespaced/...); the
+# CRDs stay in the v2 module, which embeds them for its test bed.
+CONTROLLER_GEN="$(controller_gen v0.20.0 "${ROOT}/hack/tools-gen-v2")"
+cd "${ROOT}/adapter/upjetv2"
+APIS=./internal/provider/apis/...
+CRDS=${ROOT}/adapter/upjetv2/internal/provider/crds
+
+"${CONTROLLER_GEN}" object paths="${APIS}"
+crds "${CONTROLLER_GEN}" "${APIS}" "${CRDS}"

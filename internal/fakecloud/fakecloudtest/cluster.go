@@ -61,14 +61,22 @@ var quietControllerRuntime = sync.OnceFunc(func() {
 // naming `make tools`, when kube-apiserver or etcd is missing.
 func StartCluster(t testing.TB, addToScheme ...func(*runtime.Scheme) error) *Cluster {
 	t.Helper()
+	return StartClusterWith(t, crds.FS, addToScheme...)
+}
+
+// StartClusterWith is StartCluster with the CRD manifests (*.yaml at the
+// top of crdFS) of another crossplane line's provider-fakecloud installed
+// instead, e.g. the v2 line's, which add the namespaced group.
+func StartClusterWith(t testing.TB, crdFS fs.FS, addToScheme ...func(*runtime.Scheme) error) *Cluster {
+	t.Helper()
 	testenv.SkipShort(t, testenv.NeedEnvtest)
 	quietControllerRuntime()
-	crdDir := filepath.Join(t.TempDir(), "crds")
-	if err := os.CopyFS(crdDir, crds.FS); err != nil {
-		t.Fatalf("fakecloudtest: cannot write CRDs: %v", err)
-	}
-	if n, err := fs.Glob(crds.FS, "*.yaml"); err != nil || len(n) == 0 {
+	if n, err := fs.Glob(crdFS, "*.yaml"); err != nil || len(n) == 0 {
 		t.Fatalf("fakecloudtest: no CRDs embedded (%v); run hack/generate.sh", err)
+	}
+	crdDir := filepath.Join(t.TempDir(), "crds")
+	if err := os.CopyFS(crdDir, crdFS); err != nil {
+		t.Fatalf("fakecloudtest: cannot write CRDs: %v", err)
 	}
 	cfg := testenv.StartEnvtest(t, crdDir)
 

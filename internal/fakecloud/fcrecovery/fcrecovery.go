@@ -1,7 +1,9 @@
 // Package fcrecovery holds the recovery Finders and Deleters of the fake
 // cloud: the reference implementations of a natural-key finder (RecordSet,
 // unique by zone and name, like a GCP DNS RecordSet) and a tag finder
-// (Network, ID-keyed with tags, like an AWS VPC).
+// (Network, ID-keyed with tags, like an AWS VPC). Each serves its kind in
+// both of provider-fakecloud's API groups: the cluster-scoped Group of both
+// crossplane lines and the namespaced GroupNamespaced of the v2 line.
 package fcrecovery
 
 import (
@@ -16,65 +18,97 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// The API group and version of provider-fakecloud's managed resources,
+// The API groups and version of provider-fakecloud's managed resources,
 // spelled out so that the finders need no crossplane types: the test beds'
 // API packages (one per crossplane line) must agree, and their tests say so.
 const (
-	Group   = "fakecloud.intentjournal.io"
-	Version = "v1alpha1"
+	// Group holds the cluster-scoped managed resources (both lines).
+	Group = "fakecloud.intentjournal.io"
+	// GroupNamespaced holds the namespaced managed resources (the v2 line
+	// only), Group with ".m." as upjet v2 recommends.
+	GroupNamespaced = "fakecloud.m.intentjournal.io"
+	Version         = "v1alpha1"
 )
 
 // GroupKinds of the fake cloud's managed resources.
 var (
 	RecordSet = schema.GroupKind{Group: Group, Kind: "RecordSet"}
 	Network   = schema.GroupKind{Group: Group, Kind: "Network"}
+
+	// RecordSetNamespaced and NetworkNamespaced are the namespaced kinds.
+	// upjet v2.3.0's Tagger writes them the same three crossplane tags as
+	// the cluster-scoped kinds (crossplane-kind holds the .m. group), and
+	// no crossplane-namespace tag: a Network found by tags alone cannot be
+	// told from a same-name Network of another namespace.
+	RecordSetNamespaced = schema.GroupKind{Group: GroupNamespaced, Kind: "RecordSet"}
+	NetworkNamespaced   = schema.GroupKind{Group: GroupNamespaced, Kind: "Network"}
 )
 
-// Kinds returns the managed kinds to scan.
+// Kinds returns the cluster-scoped managed kinds to scan (the v1 line's).
 func Kinds() []schema.GroupVersionKind {
 	return []schema.GroupVersionKind{RecordSet.WithVersion(Version), Network.WithVersion(Version)}
 }
 
-// Finders returns a Finder per kind: RecordSets by their natural key (zone
-// and name, from spec.forProvider or the intent's lookup keys), Networks by
-// the crossplane external tags.
+// KindsNamespaced returns the namespaced managed kinds to scan; a v2
+// provider scans Kinds and KindsNamespaced.
+func KindsNamespaced() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{RecordSetNamespaced.WithVersion(Version), NetworkNamespaced.WithVersion(Version)}
+}
+
+// Finders returns a Finder per kind of both groups: RecordSets by their
+// natural key (zone and name, from spec.forProvider or the intent's lookup
+// keys), Networks by the crossplane external tags the candidate expects
+// (see recovery.Candidate.ExpectedTags, whose crossplane-kind names the
+// candidate's group).
 func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
+	rs, net := recordSetFinder(c), networkFinder(c)
 	return map[schema.GroupKind]recovery.Finder{
-		RecordSet: recovery.NewKeyFinder(recovery.SpecFields("zone", "name"),
-			func(ctx context.Context, key map[string]string) ([]recovery.ExternalResource, error) {
-				rs, err := c.ListRecordSets(ctx, fakecloud.RecordSetFilter{Zone: key["zone"], Name: key["name"]})
-				if err != nil {
-					return nil, err
-				}
-				out := make([]recovery.ExternalResource, 0, len(rs))
-				for _, r := range rs {
-					out = append(out, recovery.ExternalResource{ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
-				}
-				return out, nil
-			}, "zone", "name"),
-		Network: recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
-			ns, err := c.ListNetworks(ctx, fakecloud.NetworkFilter{Tags: tags})
-			if err != nil {
-				return nil, err
-			}
-			out := make([]recovery.ExternalResource, 0, len(ns))
-			for _, n := range ns {
-				out = append(out, recovery.ExternalResource{ID: n.ID, Tags: n.Tags, CreatedAt: n.CreatedAt})
-			}
-			return out, nil
-		}),
+		RecordSet: rs, RecordSetNamespaced: rs,
+		Network: net, NetworkNamespaced: net,
 	}
 }
 
-// Deleters returns a Deleter per kind, for the delete-orphans policy.
+func recordSetFinder(c *fakecloud.Client) recovery.Finder {
+	return recovery.NewKeyFinder(recovery.SpecFields("zone", "name"),
+		func(ctx context.Context, key map[string]string) ([]recovery.ExternalResource, error) {
+			rs, err := c.ListRecordSets(ctx, fakecloud.RecordSetFilter{Zone: key["zone"], Name: key["name"]})
+			if err != nil {
+				return nil, err
+			}
+			out := make([]recovery.ExternalResource, 0, len(rs))
+			for _, r := range rs {
+				out = append(out, recovery.ExternalResource{ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
+			}
+			return out, nil
+		}, "zone", "name")
+}
+
+func networkFinder(c *fakecloud.Client) recovery.Finder {
+	return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+		ns, err := c.ListNetworks(ctx, fakecloud.NetworkFilter{Tags: tags})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]recovery.ExternalResource, 0, len(ns))
+		for _, n := range ns {
+			out = append(out, recovery.ExternalResource{ID: n.ID, Tags: n.Tags, CreatedAt: n.CreatedAt})
+		}
+		return out, nil
+	})
+}
+
+// Deleters returns a Deleter per kind of both groups, for the
+// delete-orphans policy.
 func Deleters(c *fakecloud.Client) map[schema.GroupKind]recovery.Deleter {
+	rs := recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
+		return c.DeleteRecordSet(ctx, r.ID)
+	})
+	net := recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
+		return c.DeleteNetwork(ctx, r.ID)
+	})
 	return map[schema.GroupKind]recovery.Deleter{
-		RecordSet: recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
-			return c.DeleteRecordSet(ctx, r.ID)
-		}),
-		Network: recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
-			return c.DeleteNetwork(ctx, r.ID)
-		}),
+		RecordSet: rs, RecordSetNamespaced: rs,
+		Network: net, NetworkNamespaced: net,
 	}
 }
 
@@ -91,7 +125,7 @@ func NewFinder(gk schema.GroupKind, rawURL string) (recovery.Finder, recovery.De
 	c := fakecloud.NewClient(strings.TrimSuffix(rawURL, "/"))
 	f, ok := Finders(c)[gk]
 	if !ok {
-		return nil, nil, fmt.Errorf("the fakecloud finder supports %s and %s, not %s", RecordSet, Network, gk)
+		return nil, nil, fmt.Errorf("the fakecloud finder supports %s, %s, %s and %s, not %s", RecordSet, Network, RecordSetNamespaced, NetworkNamespaced, gk)
 	}
 	return f, Deleters(c)[gk], nil
 }
