@@ -237,7 +237,7 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		Finders:  c.Finders,
 		Deleters: c.Deleters,
 		Policy:   c.Policy,
-		Recorder: mgr.GetEventRecorderFor("intentjournal"),
+		Recorder: eventRecorder(mgr, "intentjournal"),
 		Logger:   log,
 		Source:   recovery.Source{Cluster: mgr.GetConfig().Host, ClusterUID: c.ClusterID, Owner: owner},
 		Scope:    c.Scope,

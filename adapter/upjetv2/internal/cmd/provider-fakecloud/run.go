@@ -8,6 +8,11 @@ import (
 	"io"
 	"time"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/recovery"
+
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
@@ -65,6 +70,17 @@ type options struct {
 	// kubeQPS and kubeBurst are the API server client's rate limits.
 	kubeQPS   float64
 	kubeBurst int
+
+	// journal, when set, makes the create path crash-safe with the intent
+	// journal at this path; empty runs upjet's create path unwrapped.
+	journal        string
+	replica        string
+	recoveryReport string
+	// deleteOrphans sets recovery's delete-orphans policy.
+	deleteOrphans bool
+	// deterministicExternalName sets crossplane-runtime's
+	// WithDeterministicExternalName on every managed reconciler.
+	deterministicExternalName bool
 }
 
 // parseFlags parses args into options. Usage and errors go to out.
@@ -85,8 +101,16 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
 	fs.Float64Var(&o.kubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
 	fs.IntVar(&o.kubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
+	fs.StringVar(&o.journal, "journal", "", "Path of the intent journal that makes creates crash-safe (on a persistent volume). Empty runs without it.")
+	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal.")
+	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal.")
+	fs.BoolVar(&o.deleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID. Used with --journal.")
+	fs.BoolVar(&o.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.journal == "" && (o.replica != "" || o.recoveryReport != "" || o.deleteOrphans) {
+		return o, errors.New("--replica, --recovery-report and --delete-orphans need --journal")
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %q", fs.Args())
@@ -214,18 +238,42 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		}
 		return opts
 	}
-	clusterProvider, err := config.GetProvider()
+	// intentjournal: its tagger writes crossplane's tags, namespace
+	// included (upjet v2.3.0's drops it), and the MR's UID.
+	var popts []config.Option
+	if o.journal != "" {
+		popts = append(popts, config.WithTagger(upjetv2.TagInitializer))
+	}
+	clusterProvider, err := config.GetProvider(popts...)
 	if err != nil {
 		return fmt.Errorf("cannot build upjet provider configuration: %w", err)
 	}
-	namespacedProvider, err := config.GetProviderNamespaced()
+	namespacedProvider, err := config.GetProviderNamespaced(popts...)
 	if err != nil {
 		return fmt.Errorf("cannot build namespaced upjet provider configuration: %w", err)
 	}
-	if err := controllercluster.Setup(mgr, scopeOptions(clusterProvider)); err != nil {
+	// intentjournal: open the journal (taking its lock) and add the
+	// recovery pass before the manager starts.
+	var ij *upjetv2.Adapter
+	if o.journal != "" {
+		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
+			JournalPath: o.journal,
+			Replica:     o.replica,
+			Kinds:       append(fcrecovery.Kinds(), fcrecovery.KindsNamespaced()...),
+			Finders:     controller.RecoveryFinders(mgr.GetAPIReader()),
+			Deleters:    controller.RecoveryDeleters(mgr.GetAPIReader()),
+			Policy:      recovery.Policy{DeleteOrphans: o.deleteOrphans},
+			ReportPath:  o.recoveryReport,
+			Logger:      zl,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := controllercluster.SetupWithJournal(mgr, scopeOptions(clusterProvider), ij, o.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
 	}
-	if err := controllernamespaced.Setup(mgr, scopeOptions(namespacedProvider)); err != nil {
+	if err := controllernamespaced.SetupWithJournal(mgr, scopeOptions(namespacedProvider), ij, o.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
 	}
 
@@ -234,6 +282,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.Duration("poll-interval", o.pollInterval),
 		zap.Int("max-reconcile-rate", o.maxReconcileRate),
 		zap.Bool("leader-election", o.leaderElection),
+		zap.String("journal", o.journal),
+		zap.Bool("deterministic-external-name", o.deterministicExternalName),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("cannot run controller manager: %w", err)

@@ -42,9 +42,18 @@ func TestParseFlags(t *testing.T) {
 				o.kubeQPS, o.kubeBurst = 250, 500
 			}),
 		},
-		"JournalNotYet": {
-			reason:  "The crash-safe create path is not wired into the v2 provider yet; its flags are unknown.",
-			args:    []string{"--journal=/j.db"},
+		"Journal": {
+			reason: "The crash-safe create path's flags land in their fields.",
+			args: []string{"--journal=/j.db", "--replica=r-0", "--recovery-report=/r.json", "--delete-orphans",
+				"--deterministic-external-name"},
+			want: with(func(o *options) {
+				o.journal, o.replica, o.recoveryReport, o.deleteOrphans = "/j.db", "r-0", "/r.json", true
+				o.deterministicExternalName = true
+			}),
+		},
+		"JournalFlagsNeedJournal": {
+			reason:  "--replica, --recovery-report and --delete-orphans mean nothing without --journal.",
+			args:    []string{"--delete-orphans"},
 			wantErr: true,
 		},
 		"KubeAPIQPSZero": {

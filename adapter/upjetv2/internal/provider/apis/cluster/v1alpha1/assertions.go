@@ -1,5 +1,7 @@
 package v1alpha1
 
+//lint:file-ignore SA1019 the cluster-scoped kinds are crossplane-runtime v2's legacy managed resources on purpose: provider-upjet-aws, -gcp and -azure still serve them beside the namespaced ones.
+
 import (
 	xpresource "github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/upjet/v2/pkg/resource"

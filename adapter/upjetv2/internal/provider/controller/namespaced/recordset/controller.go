@@ -6,7 +6,7 @@
 package recordset
 
 import (
-	"time"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/event"
 	xpfeature "github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -25,9 +25,18 @@ import (
 )
 
 // Setup adds a controller that reconciles RecordSet managed resources, with
-// upjet's connector and callbacks unwrapped. The three places marked
-// "intentjournal:" are where a SetupWithJournal(mgr, o, ij) wraps them.
+// upjet's connector and callbacks unwrapped.
 func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
+	return SetupWithJournal(mgr, o, nil, false)
+}
+
+// SetupWithJournal adds a controller that reconciles RecordSet managed
+// resources, with its create path made crash-safe by ij: the three places
+// marked "intentjournal:". A nil ij is Setup: upjet's connector and
+// callbacks unwrapped. deterministic sets crossplane-runtime's
+// WithDeterministicExternalName, under which a create whose last attempt
+// is incomplete goes ahead instead of stopping.
+func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapter, deterministic bool) error {
 	name := managed.ControllerName(v1alpha1.RecordSet_GroupVersionKind.String())
 	cfg, ok := o.Provider.Resources[config.RecordSetResource]
 	if !ok {
@@ -41,24 +50,29 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 		initializers = append(initializers, managed.NewNameAsExternalName(mgr.GetClient()))
 	}
 	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
+	// intentjournal: a nil ij gives a nil Kind, which wraps nothing.
+	k := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore, upjetv2.WithNaturalKey(upjetv2.SpecFields("zone", "name")))
 	// intentjournal: the callback provider, told when an async create ends.
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	opts := []managed.ReconcilerOption{
 		// intentjournal: the connector, whose external client dispatches
 		// the async create.
-		managed.WithExternalConnector(
+		managed.WithExternalConnector(k.WrapConnector(
 			tjcontroller.NewTerraformPluginSDKAsyncConnector(mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, cfg,
 				tjcontroller.WithTerraformPluginSDKAsyncLogger(o.Logger),
 				tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler),
-				tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(ac),
+				tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(k.WrapCallbacks(ac)),
 				tjcontroller.WithTerraformPluginSDKAsyncMetricRecorder(metrics.NewMetricRecorder(v1alpha1.RecordSet_GroupVersionKind, mgr, o.PollInterval)),
 				tjcontroller.WithTerraformPluginSDKAsyncManagementPolicies(o.Features.Enabled(xpfeature.EnableBetaManagementPolicies)),
 			),
-		),
+		)),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
-		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))), //nolint:staticcheck // upjet v2.3.0's template; crossplane-runtime v2.2 has no events.k8s.io recorder
+		//lint:ignore SA1019 upjet v2.3.0's template; crossplane-runtime v2.2 has no events.k8s.io recorder
+		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
 		managed.WithFinalizer(tjcontroller.NewOperationTrackerFinalizer(o.OperationTrackerStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
-		managed.WithTimeout(3 * time.Minute),
+		// intentjournal: the timeout its recovery assumes (upjet's 3m by default).
+		managed.WithTimeout(ij.ReconcileTimeout()),
+		managed.WithDeterministicExternalName(deterministic),
 		managed.WithInitializers(initializers),
 		managed.WithPollInterval(o.PollInterval),
 	}
@@ -94,5 +108,5 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 		Watches(&v1alpha1.RecordSet{}, eventHandler).
 		// intentjournal: the reconciler, wrapped to hold creates back until
 		// recovery has resolved the intents a crash left.
-		Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))
+		Complete(ij.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
 }
