@@ -1,18 +1,17 @@
 package testbed
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/intentjournal/intentjournal/internal/testbed"
 
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/pkg/meta"
@@ -121,16 +120,16 @@ func TestWrappedProvider(t *testing.T) {
 			names := createBatch(t, cl, prefix, perIter, 240+i)
 			waitNamesReady(t, cl, 3*time.Minute, names)
 			time.Sleep(5 * time.Second) // writes still under way after Ready
-			w, per := countWrites(t, p.LogPath(), names)
+			w, per := testbed.CountWrites(t, p.LogPath(), names)
 			p.Kill()
 			for _, n := range names {
-				all[i] = append(all[i], per[n].ok)
-				if per[n].conflicts == 0 {
-					clean[i] = append(clean[i], per[n].ok)
+				all[i] = append(all[i], per[n].OK)
+				if per[n].Conflicts == 0 {
+					clean[i] = append(clean[i], per[n].OK)
 				}
-				t.Logf("  %s: %s", n, strings.Join(per[n].seq, " "))
+				t.Logf("  %s: %s", n, strings.Join(per[n].Seq, " "))
 			}
-			writes[i] = [2]float64{-1, median(all[i])}
+			writes[i] = [2]float64{-1, testbed.Median(all[i])}
 			if len(clean[i]) > 0 {
 				writes[i][0] = float64(slices.Min(clean[i]))
 			}
@@ -493,77 +492,4 @@ func startProviderEnv(t *testing.T, bin string, c *Cluster, env []string, args .
 	t.Helper()
 	all := append([]string{"--kubeconfig", c.Kubeconfig, "--metrics-bind-address", "0"}, args...)
 	return &Provider{Process: StartProcess(t, "provider-fakecloud", bin, all, env...)}
-}
-
-// mrWrites are the API writes the provider made to one MR.
-type mrWrites struct {
-	ok        int      // successful
-	conflicts int      // answered 409
-	seq       []string // verb[/status]:code, in order
-}
-
-// countWrites counts the API writes the provider logged (--log-api-writes)
-// to the MRs called names, their status included: all requests, and per MR.
-func countWrites(t *testing.T, logPath string, names []string) (int, map[string]*mrWrites) {
-	t.Helper()
-	f, err := os.Open(logPath)
-	if err != nil {
-		t.Fatalf("cannot open provider log: %v", err)
-	}
-	defer f.Close()
-	per := map[string]*mrWrites{}
-	for _, n := range names {
-		per[n] = &mrWrites{}
-	}
-	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var l struct {
-			Msg    string `json:"msg"`
-			Verb   string `json:"verb"`
-			Path   string `json:"path"`
-			Status int    `json:"status"`
-		}
-		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Msg != "API write" {
-			continue
-		}
-		parts := strings.Split(strings.TrimSuffix(l.Path, "/status"), "/")
-		if len(parts) < 2 || (parts[len(parts)-2] != "recordsets" && parts[len(parts)-2] != "networks") {
-			continue
-		}
-		w, ok := per[parts[len(parts)-1]]
-		if !ok {
-			continue
-		}
-		n++
-		verb := l.Verb
-		if strings.HasSuffix(l.Path, "/status") {
-			verb += "/status"
-		}
-		w.seq = append(w.seq, fmt.Sprintf("%s:%d", verb, l.Status))
-		switch {
-		case l.Status < 300:
-			w.ok++
-		case l.Status == 409:
-			w.conflicts++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("cannot read provider log: %v", err)
-	}
-	return n, per
-}
-
-// median returns the median of xs.
-func median(xs []int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return float64(s[len(s)/2])
-	}
-	return float64(s[len(s)/2-1]+s[len(s)/2]) / 2
 }

@@ -1,15 +1,14 @@
 package testbed
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/intentjournal/intentjournal/internal/testbed"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 )
@@ -60,17 +59,17 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			return ready == len(names), nil
 		})
 		time.Sleep(5 * time.Second) // writes still under way after Ready
-		n, per := countWrites(t, p.LogPath(), names)
+		n, per := testbed.CountWrites(t, p.LogPath(), names)
 		p.Kill()
 		for _, name := range names {
-			all[i] = append(all[i], per[name].ok)
-			if per[name].conflicts == 0 {
-				clean[i] = append(clean[i], per[name].ok)
+			all[i] = append(all[i], per[name].OK)
+			if per[name].Conflicts == 0 {
+				clean[i] = append(clean[i], per[name].OK)
 			}
-			t.Logf("  %s: %s", name, strings.Join(per[name].seq, " "))
+			t.Logf("  %s: %s", name, strings.Join(per[name].Seq, " "))
 		}
 		t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v",
-			wrapped, n, len(names), all[i], median(all[i]), clean[i])
+			wrapped, n, len(names), all[i], testbed.Median(all[i]), clean[i])
 	}
 	switch {
 	case len(clean[0]) > 0 && len(clean[1]) > 0:
@@ -83,78 +82,4 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			t.Errorf("the journal must add no API write per create: at least %d successful writes per create wrapped, %d unwrapped", w, u)
 		}
 	}
-}
-
-// mrWrites are the API writes the provider made to one MR.
-type mrWrites struct {
-	ok        int      // successful
-	conflicts int      // answered 409
-	seq       []string // verb[/status]:code, in order
-}
-
-// countWrites counts the API writes the provider logged (--log-api-writes)
-// to the MRs called names (unique across scopes), their status included:
-// all requests, and per MR.
-func countWrites(t *testing.T, logPath string, names []string) (int, map[string]*mrWrites) {
-	t.Helper()
-	f, err := os.Open(logPath)
-	if err != nil {
-		t.Fatalf("cannot open provider log: %v", err)
-	}
-	defer f.Close()
-	per := map[string]*mrWrites{}
-	for _, n := range names {
-		per[n] = &mrWrites{}
-	}
-	n := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var l struct {
-			Msg    string `json:"msg"`
-			Verb   string `json:"verb"`
-			Path   string `json:"path"`
-			Status int    `json:"status"`
-		}
-		if json.Unmarshal(sc.Bytes(), &l) != nil || l.Msg != "API write" {
-			continue
-		}
-		parts := strings.Split(strings.TrimSuffix(l.Path, "/status"), "/")
-		if len(parts) < 2 || (parts[len(parts)-2] != "recordsets" && parts[len(parts)-2] != "networks") {
-			continue
-		}
-		w, ok := per[parts[len(parts)-1]]
-		if !ok {
-			continue
-		}
-		n++
-		verb := l.Verb
-		if strings.HasSuffix(l.Path, "/status") {
-			verb += "/status"
-		}
-		w.seq = append(w.seq, fmt.Sprintf("%s:%d", verb, l.Status))
-		switch {
-		case l.Status < 300:
-			w.ok++
-		case l.Status == 409:
-			w.conflicts++
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("cannot read provider log: %v", err)
-	}
-	return n, per
-}
-
-// median returns the median of xs.
-func median(xs []int) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return float64(s[len(s)/2])
-	}
-	return float64(s[len(s)/2-1]+s[len(s)/2]) / 2
 }

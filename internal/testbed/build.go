@@ -9,11 +9,9 @@ import (
 	"github.com/intentjournal/intentjournal/internal/testenv"
 )
 
-// Import paths of the binaries the testbed runs.
-const (
-	FakeCloudPackage = "github.com/intentjournal/intentjournal/cmd/fakecloud"
-	ProviderPackage  = "github.com/intentjournal/intentjournal/adapter/upjetv1/internal/cmd/provider-fakecloud"
-)
+// FakeCloudPackage is the import path of the fake cloud's command; each
+// line's test bed names its own provider's.
+const FakeCloudPackage = "github.com/intentjournal/intentjournal/cmd/fakecloud"
 
 // needProvider is what a test that runs provider-fakecloud needs, as
 // testenv.SkipShort names it.
@@ -25,20 +23,21 @@ type Binaries struct {
 	Provider  string
 }
 
-// BuildBinaries builds the fake cloud and the provider concurrently into
+// BuildBinaries builds the fake cloud and the provider at providerPackage
+// (a line's provider-fakecloud) concurrently into
 // t.TempDir(). Build once per top-level test and share the result with its
 // subtests: linking the provider takes 10-15 s on 2 cores. The provider only
 // runs against a control plane, so under -short BuildBinaries skips t before
 // building (see testenv.SkipShort), and otherwise fails t, naming `make
 // tools`, before building when kube-apiserver or etcd is missing.
-func BuildBinaries(t testing.TB) Binaries {
+func BuildBinaries(t testing.TB, providerPackage string) Binaries {
 	t.Helper()
 	testenv.SkipShort(t, needProvider)
 	testenv.KubebuilderAssets(t)
 	var b Binaries
 	var wg sync.WaitGroup
 	var errs [2]string
-	for i, pkg := range []string{FakeCloudPackage, ProviderPackage} {
+	for i, pkg := range []string{FakeCloudPackage, providerPackage} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
