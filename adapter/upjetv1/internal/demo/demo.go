@@ -19,179 +19,9 @@ import (
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/fixtures"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/recovery"
 )
-
-// Mode selects the provider a run crashes.
-type Mode string
-
-// Modes of a run, in the order Run runs them.
-const (
-	// ModeUnwrapped runs provider-fakecloud as upjet generates it.
-	ModeUnwrapped Mode = "unwrapped"
-	// ModeWrapped runs provider-fakecloud with --journal: intentjournal's
-	// crash-safe create path and recovery pass.
-	ModeWrapped Mode = "wrapped"
-)
-
-const (
-	// zone holds the demo's record sets.
-	zone = "example-com"
-	// providerConfigName is the ProviderConfig every MR refers to.
-	providerConfigName = fixtures.ProviderConfigName
-	// tagName is the external tag upjet writes with the MR's name.
-	tagName = "crossplane-name"
-	// dispatchedFraction of the MRs must have external-create-succeeded
-	// before the provider is killed.
-	dispatchedFraction = 0.9
-	// dispatchRate is a conservative estimate of how many creates per second
-	// provider-fakecloud dispatches with --kube-api-qps=200 (measured: 400
-	// in under 8 s, start-up included, on 2 shared cores; about 6/s at
-	// controller-runtime's 20 QPS); the automatic create latency covers the
-	// whole dispatch at this rate, so that the creates are still in flight
-	// at SIGKILL.
-	dispatchRate = 20.0
-	// minCreateLatency is the shortest automatic create latency.
-	minCreateLatency = 3 * time.Second
-	// readyTimeout bounds how long the fake cloud may take to come up.
-	readyTimeout = 30 * time.Second
-	// apiTimeout bounds each call to the API server or the fake cloud.
-	apiTimeout = 30 * time.Second
-)
-
-// Binaries are the paths of the programs a run starts.
-type Binaries struct {
-	FakeCloud string
-	Provider  string
-}
-
-// Options configure Run. The zero value of every field but Binaries and
-// AssetsDir means its default.
-type Options struct {
-	Binaries Binaries
-	// AssetsDir holds kube-apiserver and etcd.
-	AssetsDir string
-	// PerKind is how many RecordSets and how many Networks each run
-	// creates. Default 200.
-	PerKind int
-	// CreateLatency is how long the fake cloud holds each create until the
-	// kill. Default: long enough to cover the whole dispatch (at least 3 s),
-	// so every dispatched create is still in flight at SIGKILL.
-	CreateLatency time.Duration
-	// RestartLatency is the fake cloud's create latency from the kill on.
-	// Default 1 s.
-	RestartLatency time.Duration
-	// ConvergeTimeout bounds the wait for convergence after the restart.
-	// Default: 3 min, or 200 ms per MR when that is longer.
-	ConvergeTimeout time.Duration
-	// MaxReconcileRate is the provider's --max-reconcile-rate. Default 100.
-	MaxReconcileRate int
-	// KubeAPIQPS is the provider's --kube-api-qps, with a burst of twice
-	// as many. Default 200: at controller-runtime's 20, a 4,000-per-kind
-	// run spends over an hour in client-side throttling.
-	KubeAPIQPS float64
-	// ProviderArgs are extra flags of the provider, in both runs.
-	ProviderArgs []string
-	// Parallel bounds the concurrent creates of managed resources. Default
-	// 16.
-	Parallel int
-	// WorkDir is where the runs' temporary directories are made. Default
-	// os.TempDir().
-	WorkDir string
-	// Keep keeps the temporary directories (logs, state, journal).
-	Keep bool
-	// Modes are the runs, in order. Default unwrapped then wrapped.
-	Modes []Mode
-	// Log receives progress at info level. Nil means no logging.
-	Log *zap.Logger
-}
-
-func (o *Options) setDefaults() {
-	if o.PerKind <= 0 {
-		o.PerKind = 200
-	}
-	if o.CreateLatency <= 0 {
-		d := time.Duration(float64(2*o.PerKind) / dispatchRate * float64(time.Second))
-		o.CreateLatency = max(minCreateLatency, d.Round(time.Second))
-	}
-	if o.RestartLatency <= 0 {
-		o.RestartLatency = time.Second
-	}
-	if o.ConvergeTimeout <= 0 {
-		o.ConvergeTimeout = max(3*time.Minute, time.Duration(2*o.PerKind)*200*time.Millisecond)
-	}
-	if o.MaxReconcileRate <= 0 {
-		o.MaxReconcileRate = 100
-	}
-	if o.KubeAPIQPS <= 0 {
-		o.KubeAPIQPS = 200
-	}
-	if o.Parallel <= 0 {
-		o.Parallel = 16
-	}
-	if len(o.Modes) == 0 {
-		o.Modes = []Mode{ModeUnwrapped, ModeWrapped}
-	}
-	if o.Log == nil {
-		o.Log = zap.NewNop()
-	}
-}
-
-// Result is what one run measured.
-type Result struct {
-	Mode Mode
-	// Available is false when the provider binary has no --journal flag, so
-	// the wrapped run could not happen; the other fields are then zero.
-	Available bool
-	// PerKind is how many MRs of each kind the run created.
-	PerKind int
-	// CreateLatency is the fake cloud's create latency until the kill.
-	CreateLatency time.Duration
-	// RestartLatency is the fake cloud's create latency from the kill on.
-	RestartLatency time.Duration
-	// Dispatched is how many MRs had external-create-succeeded at SIGKILL.
-	Dispatched int
-	// InFlight is how many MRs had no external name at SIGKILL although the
-	// fake cloud had made their object: creates the crash interrupted.
-	InFlight int
-	// Conflicts counts the fake cloud's 409s after the restart.
-	Conflicts int64
-	// Ready and Paused count the MRs at the end; Stuck are the others.
-	Ready, Paused, Stuck int
-	// Duplicates counts cloud objects beyond one per MR.
-	Duplicates int
-	// OrphansPresent are the IDs of cloud objects bound to no MR: no MR's
-	// crossplane.io/external-name names them.
-	OrphansPresent []string
-	// OrphansReported are the IDs the recovery report lists as orphans.
-	OrphansReported []string
-	// ReportSource says where OrphansReported came from: "recovery report",
-	// or "none" when the run had no recovery pass or the provider wrote no
-	// report.
-	ReportSource string
-	// Converged is true when every MR was Ready or paused before
-	// ConvergeTimeout.
-	Converged bool
-	// ConvergeTime runs from the restart to convergence, or to the timeout.
-	ConvergeTime time.Duration
-	// ConvergeTimeout is how long the run waited at most.
-	ConvergeTimeout time.Duration
-	// Report is the wrapped provider's last recovery report, if any.
-	Report *recovery.Report
-	// Dir is the run's directory when Options.Keep is set.
-	Dir string
-}
-
-// Total returns how many MRs the run created.
-func (r Result) Total() int { return 2 * r.PerKind }
-
-// MeetsInvariants reports whether the run left no duplicate, no stuck MR,
-// and an orphan report that names exactly the orphans present.
-func (r Result) MeetsInvariants() bool {
-	return r.Available && r.Duplicates == 0 && r.Stuck == 0 && sameSet(r.OrphansPresent, r.OrphansReported)
-}
 
 // Run runs o.Modes in order, each on a fresh control plane and a fresh fake
 // cloud, and returns their results. It stops at the first error.
@@ -282,93 +112,131 @@ func runMode(ctx context.Context, o Options, m Mode) (res Result, err error) {
 		res.Dir = dir
 	}
 
-	log.Info("Starting the control plane", zap.String("dir", dir))
-	if r.cluster, err = startCluster(o.AssetsDir, dir); err != nil {
+	if err := r.launch(ctx); err != nil {
 		return res, err
 	}
-	log.Info("Starting the fake cloud", zap.Duration("create-latency", o.CreateLatency))
-	if err := r.startCloud(ctx); err != nil {
-		return res, err
-	}
-	if err := r.createProviderConfig(ctx); err != nil {
-		return res, err
-	}
-	start := time.Now()
-	log.Info("Creating managed resources", zap.Int("recordsets", o.PerKind), zap.Int("networks", o.PerKind), zap.Int("parallel", o.Parallel))
-	if err := r.createResources(ctx); err != nil {
-		return res, err
-	}
-	log.Info("Created managed resources", zap.Duration("took", time.Since(start).Round(time.Millisecond)))
-
-	r.provider = newProcess(log, dir, "provider-fakecloud", o.Binaries.Provider, r.providerArgs()...)
-	log.Info("Starting the provider", zap.Strings("args", r.provider.args))
-	if err := r.provider.start(); err != nil {
-		return res, err
-	}
-	if res.Dispatched, err = r.waitDispatched(ctx); err != nil {
-		return res, err
-	}
-	r.provider.kill()
-	log.Info("SIGKILLed the provider", zap.Int("dispatched", res.Dispatched), zap.Int("total", res.Total()))
-
-	atKill, err := r.stats(ctx)
+	atKill, err := r.crash(ctx, &res)
 	if err != nil {
 		return res, err
 	}
-	mrs, err := r.listMRs(ctx)
+	restart, err := r.restart(ctx)
 	if err != nil {
 		return res, err
 	}
-	res.InFlight = inFlight(mrs, atKill)
-	log.Info("Creates in flight at SIGKILL: the cloud made them, no MR records their ID",
-		zap.Int("in-flight", res.InFlight), zap.Int("cloud-objects", len(atKill.Objects.RecordSets)+len(atKill.Objects.Networks)))
-	if err := r.fc.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Create: o.RestartLatency}}); err != nil {
-		return res, fmt.Errorf("cannot set the fake cloud's create latency: %w", err)
-	}
-
-	if err := r.provider.start(); err != nil {
+	if err := r.measure(ctx, &res, atKill, restart); err != nil {
 		return res, err
-	}
-	restart := time.Now()
-	log.Info("Restarted the provider; waiting for convergence", zap.Duration("timeout", o.ConvergeTimeout))
-	conv, err := r.waitConverged(ctx, atKill, restart)
-	if err != nil {
-		return res, err
-	}
-	res.ConvergeTime = time.Since(restart)
-	res.Converged = conv
-
-	final, err := r.stats(ctx)
-	if err != nil {
-		return res, err
-	}
-	if mrs, err = r.listMRs(ctx); err != nil {
-		return res, err
-	}
-	res.Conflicts = conflicts(final) - conflicts(atKill)
-	res.Ready, res.Paused, res.Stuck = states(mrs)
-	res.Duplicates = duplicates(final)
-	res.OrphansPresent = unbound(mrs, final)
-	res.ReportSource = "none"
-	if m == ModeWrapped {
-		// Stop the provider first, so that the report is its last word.
-		r.provider.stop(syscall.SIGTERM)
-		rep, err := recovery.ReadReportFile(r.reportPath())
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			log.Warn("The provider wrote no recovery report", zap.String("path", r.reportPath()))
-		case err != nil:
-			return res, fmt.Errorf("cannot read the recovery report: %w", err)
-		default:
-			res.Report, res.ReportSource = rep, "recovery report"
-			res.OrphansReported = reportedOrphans(rep)
-		}
 	}
 	log.Info("Run finished",
 		zap.Bool("converged", res.Converged), zap.Duration("converge-time", res.ConvergeTime.Round(time.Second)),
 		zap.Int64("conflicts", res.Conflicts), zap.Int("stuck", res.Stuck), zap.Int("duplicates", res.Duplicates),
 		zap.Int("orphans-present", len(res.OrphansPresent)), zap.Int("orphans-reported", len(res.OrphansReported)))
 	return res, nil
+}
+
+// launch starts the control plane, the fake cloud and the provider, and
+// creates the provider config and the managed resources.
+func (r *run) launch(ctx context.Context) (err error) {
+	o, log := r.o, r.log
+	log.Info("Starting the control plane", zap.String("dir", r.dir))
+	if r.cluster, err = startCluster(o.AssetsDir, r.dir); err != nil {
+		return err
+	}
+	log.Info("Starting the fake cloud", zap.Duration("create-latency", o.CreateLatency))
+	if err := r.startCloud(ctx); err != nil {
+		return err
+	}
+	if err := r.createProviderConfig(ctx); err != nil {
+		return err
+	}
+	start := time.Now()
+	log.Info("Creating managed resources", zap.Int("recordsets", o.PerKind), zap.Int("networks", o.PerKind), zap.Int("parallel", o.Parallel))
+	if err := r.createResources(ctx); err != nil {
+		return err
+	}
+	log.Info("Created managed resources", zap.Duration("took", time.Since(start).Round(time.Millisecond)))
+
+	r.provider = newProcess(log, r.dir, "provider-fakecloud", o.Binaries.Provider, r.providerArgs()...)
+	log.Info("Starting the provider", zap.Strings("args", r.provider.args))
+	return r.provider.start()
+}
+
+// crash SIGKILLs the provider once enough creates are dispatched, records
+// in res how many were dispatched and in flight, and returns the fake
+// cloud's stats at the kill.
+func (r *run) crash(ctx context.Context, res *Result) (atKill fakecloud.Stats, err error) {
+	log := r.log
+	if res.Dispatched, err = r.waitDispatched(ctx); err != nil {
+		return atKill, err
+	}
+	r.provider.kill()
+	log.Info("SIGKILLed the provider", zap.Int("dispatched", res.Dispatched), zap.Int("total", res.Total()))
+	if atKill, err = r.stats(ctx); err != nil {
+		return atKill, err
+	}
+	mrs, err := r.listMRs(ctx)
+	if err != nil {
+		return atKill, err
+	}
+	res.InFlight = inFlight(mrs, atKill)
+	log.Info("Creates in flight at SIGKILL: the cloud made them, no MR records their ID",
+		zap.Int("in-flight", res.InFlight), zap.Int("cloud-objects", len(atKill.Objects.RecordSets)+len(atKill.Objects.Networks)))
+	return atKill, nil
+}
+
+// restart shortens the fake cloud's create latency and starts the provider
+// again, returning when it did.
+func (r *run) restart(ctx context.Context) (time.Time, error) {
+	if err := r.fc.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Create: r.o.RestartLatency}}); err != nil {
+		return time.Time{}, fmt.Errorf("cannot set the fake cloud's create latency: %w", err)
+	}
+	if err := r.provider.start(); err != nil {
+		return time.Time{}, err
+	}
+	return time.Now(), nil
+}
+
+// measure waits for convergence after restart and records in res what the
+// crash left: 409s since the kill, MR states, duplicates, orphans present
+// and, for the wrapped provider, the orphans its recovery report names.
+func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, restart time.Time) error {
+	o, log := r.o, r.log
+	log.Info("Restarted the provider; waiting for convergence", zap.Duration("timeout", o.ConvergeTimeout))
+	conv, err := r.waitConverged(ctx, atKill, restart)
+	if err != nil {
+		return err
+	}
+	res.ConvergeTime = time.Since(restart)
+	res.Converged = conv
+
+	final, err := r.stats(ctx)
+	if err != nil {
+		return err
+	}
+	mrs, err := r.listMRs(ctx)
+	if err != nil {
+		return err
+	}
+	res.Conflicts = conflicts(final) - conflicts(atKill)
+	res.Ready, res.Paused, res.Stuck = states(mrs)
+	res.Duplicates = duplicates(final)
+	res.OrphansPresent = unbound(mrs, final)
+	res.ReportSource = "none"
+	if r.mode != ModeWrapped {
+		return nil
+	}
+	// Stop the provider first, so that the report is its last word.
+	r.provider.stop(syscall.SIGTERM)
+	rep, err := recovery.ReadReportFile(r.reportPath())
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		log.Warn("The provider wrote no recovery report", zap.String("path", r.reportPath()))
+	case err != nil:
+		return fmt.Errorf("cannot read the recovery report: %w", err)
+	default:
+		res.Report, res.ReportSource = rep, "recovery report"
+		res.OrphansReported = reportedOrphans(rep)
+	}
+	return nil
 }
 
 // cleanup stops everything the run started and removes its directory

@@ -1,0 +1,61 @@
+package demo
+
+import (
+	"time"
+
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// Result is what one run measured.
+type Result struct {
+	Mode Mode
+	// Available is false when the provider binary has no --journal flag, so
+	// the wrapped run could not happen; the other fields are then zero.
+	Available bool
+	// PerKind is how many MRs of each kind the run created.
+	PerKind int
+	// CreateLatency is the fake cloud's create latency until the kill.
+	CreateLatency time.Duration
+	// RestartLatency is the fake cloud's create latency from the kill on.
+	RestartLatency time.Duration
+	// Dispatched is how many MRs had external-create-succeeded at SIGKILL.
+	Dispatched int
+	// InFlight is how many MRs had no external name at SIGKILL although the
+	// fake cloud had made their object: creates the crash interrupted.
+	InFlight int
+	// Conflicts counts the fake cloud's 409s after the restart.
+	Conflicts int64
+	// Ready and Paused count the MRs at the end; Stuck are the others.
+	Ready, Paused, Stuck int
+	// Duplicates counts cloud objects beyond one per MR.
+	Duplicates int
+	// OrphansPresent are the IDs of cloud objects bound to no MR: no MR's
+	// crossplane.io/external-name names them.
+	OrphansPresent []string
+	// OrphansReported are the IDs the recovery report lists as orphans.
+	OrphansReported []string
+	// ReportSource says where OrphansReported came from: "recovery report",
+	// or "none" when the run had no recovery pass or the provider wrote no
+	// report.
+	ReportSource string
+	// Converged is true when every MR was Ready or paused before
+	// ConvergeTimeout.
+	Converged bool
+	// ConvergeTime runs from the restart to convergence, or to the timeout.
+	ConvergeTime time.Duration
+	// ConvergeTimeout is how long the run waited at most.
+	ConvergeTimeout time.Duration
+	// Report is the wrapped provider's last recovery report, if any.
+	Report *recovery.Report
+	// Dir is the run's directory when Options.Keep is set.
+	Dir string
+}
+
+// Total returns how many MRs the run created.
+func (r Result) Total() int { return 2 * r.PerKind }
+
+// MeetsInvariants reports whether the run left no duplicate, no stuck MR,
+// and an orphan report that names exactly the orphans present.
+func (r Result) MeetsInvariants() bool {
+	return r.Available && r.Duplicates == 0 && r.Stuck == 0 && sameSet(r.OrphansPresent, r.OrphansReported)
+}
