@@ -3,10 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/intentjournal/intentjournal/internal/atomicfile"
 	"image/color"
 	"math"
 	"strconv"
+
+	"github.com/intentjournal/intentjournal/internal/atomicfile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
