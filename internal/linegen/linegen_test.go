@@ -18,7 +18,7 @@ func (k *Kind) WrapConnecter(connecter managed.ExternalConnecter) managed.Extern
 
 var _ tjcontroller.CallbackProvider
 `
-	got, err := Generate("x.go", []byte(src))
+	got, err := Generate("adapter/upjetv1/x.go", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
 )
@@ -130,7 +129,7 @@ func newScaleOut(cfg *rest.Config, o options, zl *zap.Logger) (*scaleOut, error)
 	switch {
 	case s.shardName != "":
 		ls := ownership.LabelShard{Label: s.shardLabel, Name: s.shardName}
-		so.byObject = ls.ByObject(&v1alpha1.RecordSet{}, &v1alpha1.Network{})
+		so.byObject = ls.ByObject(managedObjects()...)
 		so.selector = ls.Selector()
 		so.scope = ownership.Scope(ownership.ScopeOptions{
 			Self:        so.owner,

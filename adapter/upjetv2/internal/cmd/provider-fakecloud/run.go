@@ -2,16 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"time"
-
-	"github.com/intentjournal/intentjournal/adapter/upjetv2"
-	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
-	"github.com/intentjournal/intentjournal/recovery"
 
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -23,141 +16,53 @@ import (
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/cluster/v1alpha1"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/namespaced/v1alpha1"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/clients"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/config"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller"
 	controllercluster "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// Exit codes of provider-fakecloud.
-const (
-	exitOK    = 0 // clean shutdown, e.g. on SIGTERM
-	exitError = 1 // the manager could not be built or failed while running
-	exitUsage = 2 // bad flags
-)
+// What the v2 line's provider-fakecloud adds to flags.go (generated from
+// the v1 line's): its own flag, the managed kinds of both scopes, and the
+// manager's setup.
 
-// leaderElectionID is the Lease name the provider's replicas compete for.
-const leaderElectionID = "crossplane-leader-election-provider-fakecloud"
-
-// options holds the flags of provider-fakecloud.
-type options struct {
-	kubeconfig               string
-	syncPeriod               time.Duration
-	pollInterval             time.Duration
-	pollStateMetricInterval  time.Duration
-	maxReconcileRate         int
-	leaderElection           bool
-	leaderElectionNamespace  string
-	metricsBindAddress       string
-	enableManagementPolicies bool
-	debug                    bool
-	// logAPIWrites logs every write request to the API server, for tests
-	// that count API writes per create.
-	logAPIWrites bool
-	// kubeQPS and kubeBurst are the API server client's rate limits.
-	kubeQPS   float64
-	kubeBurst int
-
-	// journal, when set, makes the create path crash-safe with the intent
-	// journal at this path; empty runs upjet's create path unwrapped.
-	journal        string
-	replica        string
-	recoveryReport string
-	// deleteOrphans sets recovery's delete-orphans policy.
-	deleteOrphans bool
+// lineOptions holds the flags only this line has.
+type lineOptions struct {
 	// deterministicExternalName sets crossplane-runtime's
-	// WithDeterministicExternalName on every managed reconciler.
+	// WithDeterministicExternalName on every managed reconciler
+	// (crossplane-runtime v1 has no such option).
 	deterministicExternalName bool
 }
 
-// parseFlags parses args into options. Usage and errors go to out.
-func parseFlags(args []string, out io.Writer) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("provider-fakecloud", flag.ContinueOnError)
-	fs.SetOutput(out)
-	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig. Empty means $KUBECONFIG, the in-cluster config, or ~/.kube/config.")
-	fs.DurationVar(&o.syncPeriod, "sync", time.Hour, "Controller manager cache sync period, e.g. 300ms, 1.5h or 2h45m.")
-	fs.DurationVar(&o.pollInterval, "poll", 10*time.Minute, "How often an individual resource is checked for drift.")
-	fs.DurationVar(&o.pollStateMetricInterval, "poll-state-metric", 5*time.Second, "State metric recording interval.")
-	fs.IntVar(&o.maxReconcileRate, "max-reconcile-rate", 10, "The global maximum rate per second at which resources may be checked for drift from the desired state.")
-	fs.BoolVar(&o.leaderElection, "leader-election", false, "Use leader election for the controller manager.")
-	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "crossplane-system", "Namespace of the leader election Lease; used with --leader-election outside a cluster.")
-	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Address the Prometheus metrics endpoint binds to; "0" disables it.`)
-	fs.BoolVar(&o.enableManagementPolicies, "enable-management-policies", true, "Enable support for Management Policies.")
-	fs.BoolVar(&o.debug, "debug", false, "Run with debug logging.")
-	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
-	fs.Float64Var(&o.kubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
-	fs.IntVar(&o.kubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
-	fs.StringVar(&o.journal, "journal", "", "Path of the intent journal that makes creates crash-safe (on a persistent volume). Empty runs without it.")
-	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal.")
-	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal.")
-	fs.BoolVar(&o.deleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID. Used with --journal.")
-	fs.BoolVar(&o.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
-	if err := fs.Parse(args); err != nil {
-		return o, err
-	}
-	if o.journal == "" && (o.replica != "" || o.recoveryReport != "" || o.deleteOrphans) {
-		return o, errors.New("--replica, --recovery-report and --delete-orphans need --journal")
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected arguments: %q", fs.Args())
-	}
-	if o.maxReconcileRate < 1 {
-		return o, fmt.Errorf("--max-reconcile-rate must be at least 1, got %d", o.maxReconcileRate)
-	}
-	if o.pollInterval <= 0 {
-		return o, fmt.Errorf("--poll must be positive, got %s", o.pollInterval)
-	}
-	if o.kubeQPS <= 0 || o.kubeBurst <= 0 {
-		return o, fmt.Errorf("--kube-api-qps and --kube-api-burst must be positive, got %g and %d", o.kubeQPS, o.kubeBurst)
-	}
-	return o, nil
+// addFlags registers the line's flags on fs.
+func (l *lineOptions) addFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&l.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
 }
 
-// runMain parses args, runs the provider until ctx is done, and returns the
-// process exit code. Logs go to stderr as JSON.
-func runMain(ctx context.Context, args []string, stderr io.Writer) int {
-	o, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+// managedObjects are the managed kinds a label shard's cache selects:
+// both scopes.
+func managedObjects() []client.Object {
+	return []client.Object{
+		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
+		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{},
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "provider-fakecloud: %v\n", err)
-		return exitUsage
-	}
-	zl := newLogger(stderr, o.debug)
-	defer zl.Sync() //nolint:errcheck // nothing useful to do on a failed flush of stderr
-	if err := run(ctx, zl, o); err != nil {
-		zl.Error("Provider failed", zap.Error(err))
-		return exitError
-	}
-	zl.Info("Provider stopped")
-	return exitOK
-}
-
-// newLogger returns a JSON zap logger writing to w.
-func newLogger(w io.Writer, debug bool) *zap.Logger {
-	level := zapcore.InfoLevel
-	if debug {
-		level = zapcore.DebugLevel
-	}
-	enc := zap.NewProductionEncoderConfig()
-	enc.EncodeTime = zapcore.RFC3339NanoTimeEncoder
-	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), level)
-	return zap.New(core).Named("provider-fakecloud")
 }
 
 // run builds the controller manager with the controllers of both scopes
@@ -181,6 +86,12 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		cfg.WrapTransport = logWrites(zl.Named("api-writes"))
 	}
 
+	so, err := newScaleOut(cfg, o, zl)
+	if err != nil {
+		return err
+	}
+	// The scheme knows the managed kinds before the manager is built: a
+	// label shard's cache options name them.
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
@@ -188,17 +99,20 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	if err := apis.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
-	leaseDuration := 60 * time.Second
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		LeaderElection:             o.leaderElection,
-		LeaderElectionID:           leaderElectionID,
-		LeaderElectionNamespace:    o.leaderElectionNamespace,
-		LeaderElectionResourceLock: resourcelock.LeasesResourceLock,
-		LeaseDuration:              &leaseDuration,
-		Scheme:                     scheme,
-		Cache:                      cache.Options{SyncPeriod: &o.syncPeriod},
-		Metrics:                    metricsserver.Options{BindAddress: o.metricsBindAddress},
-		HealthProbeBindAddress:     "0",
+		LeaderElection:                      o.leaderElection,
+		LeaderElectionID:                    leaderElectionID,
+		LeaderElectionNamespace:             o.leaderElectionNamespace,
+		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
+		LeaderElectionResourceLockInterface: so.lock,
+		LeaderElectionReleaseOnCancel:       so.lock != nil,
+		LeaseDuration:                       ptrTo(o.scale.leaseDuration),
+		RenewDeadline:                       ptrTo(o.scale.leaseDuration * 5 / 6),
+		RetryPeriod:                         ptrTo(min(2*time.Second, o.scale.leaseDuration/4)),
+		Scheme:                              scheme,
+		Cache:                               cache.Options{SyncPeriod: &o.syncPeriod, ByObject: so.byObject},
+		Metrics:                             metricsserver.Options{BindAddress: o.metricsBindAddress},
+		HealthProbeBindAddress:              "0",
 	})
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
@@ -241,7 +155,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// intentjournal: its tagger writes crossplane's tags, namespace
 	// included (upjet v2.3.0's drops it), and the MR's UID.
 	var popts []config.Option
-	if o.journal != "" {
+	if o.intents() {
 		popts = append(popts, config.WithTagger(upjetv2.TagInitializer))
 	}
 	clusterProvider, err := config.GetProvider(popts...)
@@ -255,25 +169,43 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// intentjournal: open the journal (taking its lock) and add the
 	// recovery pass before the manager starts.
 	var ij *upjetv2.Adapter
-	if o.journal != "" {
+	if o.intents() {
 		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
-			JournalPath: o.journal,
-			Replica:     o.replica,
-			Kinds:       append(fcrecovery.Kinds(), fcrecovery.KindsNamespaced()...),
-			Finders:     controller.RecoveryFinders(mgr.GetAPIReader()),
-			Deleters:    controller.RecoveryDeleters(mgr.GetAPIReader()),
-			Policy:      recovery.Policy{DeleteOrphans: o.deleteOrphans},
-			ReportPath:  o.recoveryReport,
-			Logger:      zl,
+			JournalPath:           o.journal,
+			AnnotationOnly:        o.annotationOnly,
+			Replica:               so.owner.Replica,
+			Shard:                 so.owner.Shard,
+			Epoch:                 so.owner.Epoch,
+			Scope:                 so.scope,
+			Selector:              so.selector,
+			CreateLocker:          so.locker,
+			RecoveryInterval:      so.interval,
+			Owns:                  so.owns,
+			RecoveryAfter:         so.recoveryAfter,
+			OwnsRecheck:           o.scale.leaseDuration / 3,
+			RecoveryRetryInterval: o.scale.recoveryRetry,
+			ReconcileTimeout:      o.reconcileTimeout,
+			Kinds:                 append(fcrecovery.Kinds(), fcrecovery.KindsNamespaced()...),
+			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
+			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
+			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans},
+			ReportPath:            o.recoveryReport,
+			Logger:                zl,
+			BeginHook:             beginFailpoint(),
 		})
 		if err != nil {
 			return err
 		}
 	}
-	if err := controllercluster.SetupWithJournal(mgr, scopeOptions(clusterProvider), ij, o.deterministicExternalName); err != nil {
+	if so.buckets != nil {
+		if err := mgr.Add(so.buckets); err != nil {
+			return fmt.Errorf("cannot add the bucket leases: %w", err)
+		}
+	}
+	if err := controllercluster.SetupWithJournal(mgr, scopeOptions(clusterProvider), ij, o.line.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
 	}
-	if err := controllernamespaced.SetupWithJournal(mgr, scopeOptions(namespacedProvider), ij, o.deterministicExternalName); err != nil {
+	if err := controllernamespaced.SetupWithJournal(mgr, scopeOptions(namespacedProvider), ij, o.line.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
 	}
 
@@ -283,37 +215,16 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.Int("max-reconcile-rate", o.maxReconcileRate),
 		zap.Bool("leader-election", o.leaderElection),
 		zap.String("journal", o.journal),
-		zap.Bool("deterministic-external-name", o.deterministicExternalName),
+		zap.Bool("annotation-only", o.annotationOnly),
+		zap.Bool("deterministic-external-name", o.line.deterministicExternalName),
+		zap.Stringer("owner", so.owner),
+		zap.String("shard-name", o.scale.shardName),
+		zap.Int("buckets", o.scale.buckets),
+		zap.Bool("create-lease", o.scale.createLease),
+		zap.String("leader-election-lease", so.lockName),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("cannot run controller manager: %w", err)
 	}
 	return nil
-}
-
-// Client-side rate limits of the API server client, as ctrl.GetConfig sets
-// them, and the defaults of --kube-api-qps and --kube-api-burst. client-go's
-// own defaults (5 QPS, burst 10) would throttle the managed reconciler's
-// critical annotation updates for seconds.
-const (
-	defaultQPS   = 20
-	defaultBurst = 30
-)
-
-// restConfig loads the API server configuration from path, or, when path is
-// empty, the way controller-runtime does: $KUBECONFIG, in-cluster, then
-// ~/.kube/config.
-func restConfig(path string) (*rest.Config, error) {
-	if path != "" {
-		cfg, err := clientcmd.BuildConfigFromFlags("", path)
-		if err != nil {
-			return nil, fmt.Errorf("cannot load kubeconfig %q: %w", path, err)
-		}
-		return cfg, nil
-	}
-	cfg, err := ctrl.GetConfig()
-	if err != nil {
-		return nil, fmt.Errorf("cannot get API server rest config: %w", err)
-	}
-	return cfg, nil
 }

@@ -161,7 +161,7 @@ func TestParseFlags(t *testing.T) {
 			if tc.wantErr {
 				return
 			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(options{}, scaleOutFlags{})); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(options{}, scaleOutFlags{}, lineOptions{})); diff != "" {
 				t.Errorf("%s\nparseFlags(%q): -want, +got:\n%s", tc.reason, tc.args, diff)
 			}
 		})
