@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # crashtest.sh runs the long form of the crash matrix (`make crashtest`):
 # seeded, randomized trials that SIGKILL provider-fakecloud at every crash
-# point, restart it and check the invariants (see adapter/upjetv1/internal/crashmatrix and
-# docs/reliability.md). It runs the journal mode, then the annotation-only
-# mode, and writes one Markdown table per mode plus the full test logs.
+# point, restart it and check the invariants (see internal/crashmatrix and
+# docs/reliability.md). For each crossplane line (the v2 line's namespaced
+# managed resources, then the legacy v1 line's cluster-scoped ones) it runs
+# the journal mode, then the annotation-only mode, and writes one Markdown
+# table per line and mode plus the full test logs.
 # About one trial in three also meets look-alikes (issue #15: cloud objects
 # with its managed resources' names and crossplane tags, made before them by
 # "another cluster"); each table counts those trials separately and lists the
@@ -18,6 +20,8 @@
 #   CRASH_LANES               parallel lanes, each with its own envtest (default 4)
 #   CRASH_SEED                seed of the first trial (default: from the clock)
 #   CRASH_MODES               modes to run (default "journal annotations")
+#   CRASH_LINES               lines to run (default "v2 v1")
+#   CRASH_V2_SCOPE            scope of the v2 line's trials: namespaced (default) or cluster
 #   CRASH_OUT                 results directory (default crashtest-results); the
 #                             reports and provider logs of failed trials go to its evidence/
 #   CRASH_CONVERGE            how long a restarted provider may take to converge (default 4m)
@@ -26,7 +30,7 @@
 # Exit code: 0 when every asserted invariant held in every trial. In
 # annotation-only mode the ID-keyed (Network) results are reported, not
 # asserted. A failed trial prints its seed; replay it with
-#   (cd adapter/upjetv1 && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
+#   (cd adapter/upjetvN && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
 #     -crash.trials=1 -crash.lanes=1 -crash.seed=SEED -v)
 set -euo pipefail
 
@@ -41,23 +45,32 @@ log() { printf 'crashtest.sh: %s\n' "$*" >&2; }
 
 mkdir -p "$out"
 status=0
-for mode in ${CRASH_MODES:-journal annotations}; do
-	case $mode in
-	journal) trials=${CRASH_TRIALS:-200} ;;
-	annotations) trials=${CRASH_ANNOTATION_TRIALS:-100} ;;
-	*) log "unknown mode $mode"; exit 2 ;;
+for line in ${CRASH_LINES:-v2 v1}; do
+	extra=()
+	case $line in
+	v1) module=adapter/upjetv1 ;;
+	v2) module=adapter/upjetv2; extra=(-crash.scope="${CRASH_V2_SCOPE:-namespaced}") ;;
+	*) log "unknown line $line"; exit 2 ;;
 	esac
-	(( trials > 0 )) || continue
-	log "$mode: $trials trials in $lanes lanes from seed $seed; log in $out/$mode.log"
-	start=$(date +%s)
-	if ! (cd adapter/upjetv1 && "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
-		-crash.mode="$mode" -crash.trials="$trials" -crash.lanes="$lanes" -crash.seed="$seed" \
-		-crash.summary="$out/$mode.md" -crash.keep="$out/evidence" -crash.converge="${CRASH_CONVERGE:-4m}" >"$out/$mode.log" 2>&1; then
-		status=1
-		log "$mode: FAILED; failing seeds:"
-		grep -o 'replay: .*-crash.seed=[0-9]*' "$out/$mode.log" | grep -o 'crash.seed=[0-9]*' | sort -u >&2 || true
-	fi
-	log "$mode: done in $(( $(date +%s) - start ))s"
-	[[ -f $out/$mode.md ]] && cat "$out/$mode.md"
+	for mode in ${CRASH_MODES:-journal annotations}; do
+		case $mode in
+		journal) trials=${CRASH_TRIALS:-200} ;;
+		annotations) trials=${CRASH_ANNOTATION_TRIALS:-100} ;;
+		*) log "unknown mode $mode"; exit 2 ;;
+		esac
+		(( trials > 0 )) || continue
+		name=$line-$mode
+		log "$name: $trials trials in $lanes lanes from seed $seed; log in $out/$name.log"
+		start=$(date +%s)
+		if ! (cd "$module" && "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
+			-crash.mode="$mode" -crash.trials="$trials" -crash.lanes="$lanes" -crash.seed="$seed" "${extra[@]}" \
+			-crash.summary="$out/$name.md" -crash.keep="$out/evidence/$line" -crash.converge="${CRASH_CONVERGE:-4m}" >"$out/$name.log" 2>&1); then
+			status=1
+			log "$name: FAILED; failing seeds:"
+			grep -o 'replay: .*-crash.seed=[0-9]*' "$out/$name.log" | grep -o 'crash.seed=[0-9]*' | sort -u >&2 || true
+		fi
+		log "$name: done in $(( $(date +%s) - start ))s"
+		[[ -f $out/$name.md ]] && cat "$out/$name.md"
+	done
 done
 exit $status

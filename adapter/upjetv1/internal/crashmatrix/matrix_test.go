@@ -1,106 +1,24 @@
 package crashmatrix
 
 import (
-	"cmp"
-	"flag"
-	"fmt"
-	"os"
-	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
-	"github.com/intentjournal/intentjournal/internal/testenv"
+	"github.com/intentjournal/intentjournal/internal/crashmatrix"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/crds"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
+	itestbed "github.com/intentjournal/intentjournal/internal/testbed"
 )
 
-var (
-	trials   = flag.Int("crash.trials", 20, "trials of TestCrashMatrix")
-	seedFlag = flag.Uint64("crash.seed", 0, "seed of the first trial; trial i uses seed+i (0: from the clock). -crash.seed=N -crash.trials=1 replays trial seed N")
-	modeFlag = flag.String("crash.mode", string(ModeJournal), "journal (--journal) or annotations (--annotation-only)")
-	converge = flag.Duration("crash.converge", 4*time.Minute, "how long the restarted provider may take to converge (crossplane-runtime backs a failing resource off up to a minute at a time)")
-	keep     = flag.String("crash.keep", "", "directory that receives the reports and provider logs of every trial that breaks an invariant")
-	lanes    = flag.Int("crash.lanes", 4, "trials run in this many parallel lanes, each with its own envtest and fake cloud")
-	summary  = flag.String("crash.summary", "", "file to write the results table to, in Markdown")
-)
-
-// TestCrashMatrix runs -crash.trials seeded trials in -crash.lanes
-// parallel lanes, each with one envtest and one fake cloud reused across its
-// trials: each SIGKILLs the provider at the crash point its seed
-// picks, restarts it and checks the invariants (see Check). In annotations
-// mode the ID-keyed (Network) results are reported, not asserted: without
-// a journal an intent whose annotation never reached the API server is
-// lost, and a Network has no natural key to find it by.
+// TestCrashMatrix runs the crash matrix on the v1 line (see
+// crashmatrix.Run): go test ./internal/crashmatrix -crash.trials=N.
 func TestCrashMatrix(t *testing.T) {
-	// Under -short (make test-unit) skip before building the provider:
-	// a matrix with no trial is no pass.
-	testenv.SkipShort(t, "provider-fakecloud -tags failpoints and "+testenv.NeedEnvtest)
-	mode, err := ParseMode(*modeFlag)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := *seedFlag
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano()) % 1_000_000_000
-	}
-	t.Logf("crash matrix: mode %s, %d trials from -crash.seed=%d", mode, *trials, seed)
-
-	start := time.Now()
-	bins := make(chan string, 1)
-	go func() { bins <- buildTagged(t, testbed.ProviderPackage) }()
-	fcBin := testbed.Build(t, testbed.FakeCloudPackage)
-	provider := <-bins
-	if t.Failed() {
-		t.FailNow()
-	}
-
-	work := make(chan int, *trials)
-	for i := range *trials {
-		work <- i
-	}
-	close(work)
-	var (
-		mu      sync.Mutex
-		results []TrialResult
-	)
-	// Lanes run in goroutines rather than as parallel subtests, so that
-	// -test.parallel does not cap them.
-	var wg sync.WaitGroup
-	for lane := range max(1, *lanes) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t.Run(fmt.Sprintf("lane-%d", lane), func(t *testing.T) {
-				e := &env{cl: testbed.StartCluster(t), mode: mode, converge: *converge, provider: provider, keep: *keep}
-				e.fc = testbed.StartFakeCloud(t, fcBin, fmt.Sprintf("--seed=%d", seed+uint64(lane)))
-				testbed.CreateProviderConfig(t, e.cl, e.fc.URL)
-				for i := range work {
-					p := NewPlan(seed+uint64(i), false)
-					t.Run(fmt.Sprintf("%03d-%s", i, p.Point), func(t *testing.T) {
-						r := e.runTrial(t, i, p)
-						mu.Lock()
-						results = append(results, r)
-						mu.Unlock()
-						t.Logf("trial %d: %s fired=%t in-flight=%d took %s violations=%d", i, p, r.Fired, r.InFlight, r.Duration.Round(100*time.Millisecond), len(r.Violations))
-						for _, v := range r.Violations {
-							if mode == ModeAnnotations && v.Kind == KindNetwork {
-								t.Logf("reported, not asserted in annotations mode: %s", v)
-								continue
-							}
-							t.Errorf("%s\nreplay: go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=%s -crash.trials=1 -crash.lanes=1 -crash.seed=%d", v, mode, p.Seed)
-						}
-					})
-				}
-			})
-		}()
-	}
-	wg.Wait()
-	slices.SortFunc(results, func(a, b TrialResult) int { return cmp.Compare(a.Plan.Seed, b.Plan.Seed) })
-	table := Table(mode, seed, results, time.Since(start))
-	t.Logf("\n%s", table)
-	if *summary != "" {
-		if err := os.WriteFile(*summary, []byte(table), 0o644); err != nil {
-			t.Errorf("cannot write the summary: %v", err)
-		}
-	}
+	crashmatrix.Run(t, itestbed.Line{
+		Name:               "v1",
+		Module:             "adapter/upjetv1",
+		ProviderPackage:    testbed.ProviderPackage,
+		CRDs:               crds.FS,
+		Group:              fcrecovery.Group,
+		ProviderConfigKind: "ProviderConfig",
+	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 )
 
 // Point is where a trial crashes the provider.
@@ -138,8 +139,8 @@ func (p Plan) String() string {
 
 // Managed kinds, as in reports and tables.
 const (
-	KindRecordSet = "RecordSet"
-	KindNetwork   = "Network"
+	KindRecordSet = testbed.KindRecordSet
+	KindNetwork   = testbed.KindNetwork
 )
 
 // NewPlan derives a trial from seed. With nameKeyedOnly the trial creates

@@ -15,16 +15,14 @@ import (
 	"testing"
 	"time"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -41,10 +39,11 @@ const (
 	fireTimeout = 60 * time.Second
 )
 
-// env is what the trials of one run share: one envtest, one fake cloud,
-// the binaries.
+// env is what the trials of one lane share: the line, one envtest, one
+// fake cloud, the binaries.
 type env struct {
-	cl       *testbed.Cluster
+	line     testbed.Line
+	cl       *fakecloudtest.Cluster
 	fc       *testbed.FakeCloud
 	provider string // built with -tags failpoints
 	mode     Mode
@@ -242,15 +241,15 @@ func (e *env) createMRs(t *testing.T, prefix string, p Plan) []string {
 	var names []string
 	for j := range p.RecordSets {
 		n := rsName(prefix, j)
-		objs = append(objs, testbed.NewRecordSet(n, zone))
+		objs = append(objs, e.line.RecordSet(n, zone))
 		names = append(names, n)
 	}
 	for j := range p.Networks {
 		n := netName(prefix, j)
-		objs = append(objs, testbed.NewNetwork(n, cidr(p.Seed, j)))
+		objs = append(objs, e.line.Network(n, cidr(p.Seed, j)))
 		names = append(names, n)
 	}
-	testbed.Create(t, e.cl, objs...)
+	e.cl.Create(t, objs...)
 	return names
 }
 
@@ -337,17 +336,23 @@ func (e *env) inFlight(t *testing.T, names []string, theirs []CloudObject) int {
 }
 
 // managed returns the RecordSets and Networks called names.
-func (e *env) managed(t *testing.T, names []string) []resource.Managed {
+func (e *env) managed(t *testing.T, names []string) []*unstructured.Unstructured {
 	t.Helper()
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
-	var out []resource.Managed
-	for _, l := range []resource.ManagedList{&v1alpha1.RecordSetList{}, &v1alpha1.NetworkList{}} {
-		for _, mg := range testbed.List(t, e.cl, l) {
-			if want[mg.GetName()] {
-				out = append(out, mg)
+	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
+	defer cancel()
+	var out []*unstructured.Unstructured
+	for _, kind := range []string{KindRecordSet, KindNetwork} {
+		l := e.line.List(kind)
+		if err := e.cl.Client.List(ctx, l, e.line.ListOptions()...); err != nil {
+			t.Fatalf("cannot list %s: %v", kind, err)
+		}
+		for i := range l.Items {
+			if want[l.Items[i].GetName()] {
+				out = append(out, &l.Items[i])
 			}
 		}
 	}
@@ -359,26 +364,55 @@ func (e *env) snapshot(t *testing.T, names []string) []MR {
 	t.Helper()
 	var out []MR
 	for _, mg := range e.managed(t, names) {
-		m := MR{
-			Kind: KindRecordSet, Name: mg.GetName(), UID: string(mg.GetUID()),
-			ExternalName: meta.GetExternalName(mg), Ready: testbed.IsReady(mg), Paused: meta.IsPaused(mg),
-			CreatedAt: mg.GetCreationTimestamp().Time,
-		}
-		if _, ok := mg.(*v1alpha1.Network); ok {
-			m.Kind = KindNetwork
-		}
-		if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil {
-			m.IntentState = string(in.State)
-		}
-		var parts []string
-		for _, ct := range []xpv1.ConditionType{xpv1.TypeReady, xpv1.TypeSynced} {
-			c := mg.GetCondition(ct)
-			parts = append(parts, fmt.Sprintf("%s=%s/%s %q", ct, c.Status, c.Reason, c.Message))
-		}
-		m.Status = strings.Join(parts, " ")
-		out = append(out, m)
+		out = append(out, snapshotOf(mg))
 	}
 	return out
+}
+
+// snapshotOf returns the invariants' view of the managed resource mg.
+func snapshotOf(mg *unstructured.Unstructured) MR {
+	ready := condition(mg, "Ready")
+	m := MR{
+		Kind: mg.GetKind(), Name: mg.GetName(), UID: string(mg.GetUID()),
+		ExternalName: mg.GetAnnotations()[annotationExternalName],
+		Ready:        ready.Status == "True",
+		Paused:       mg.GetAnnotations()[annotationPaused] == "true",
+		CreatedAt:    mg.GetCreationTimestamp().Time,
+	}
+	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil {
+		m.IntentState = string(in.State)
+	}
+	var parts []string
+	for _, ct := range []string{"Ready", "Synced"} {
+		c := condition(mg, ct)
+		parts = append(parts, fmt.Sprintf("%s=%s/%s %q", ct, c.Status, c.Reason, c.Message))
+	}
+	m.Status = strings.Join(parts, " ")
+	return m
+}
+
+// crossplane-runtime's annotations, read off unstructured objects.
+const (
+	annotationExternalName = "crossplane.io/external-name"
+	annotationPaused       = "crossplane.io/paused"
+)
+
+// cond is what the harness reads of a status condition.
+type cond struct{ Status, Reason, Message string }
+
+// condition returns mg's status condition of type ct; a missing one has
+// status Unknown, as crossplane-runtime's GetCondition says.
+func condition(mg *unstructured.Unstructured, ct string) cond {
+	conds, _, _ := unstructured.NestedSlice(mg.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if !ok || m["type"] != ct {
+			continue
+		}
+		str := func(k string) string { s, _ := m[k].(string); return s }
+		return cond{Status: str("status"), Reason: str("reason"), Message: str("message")}
+	}
+	return cond{Status: "Unknown"}
 }
 
 // cloudObjects flattens the fake cloud's live objects.
