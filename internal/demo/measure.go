@@ -2,6 +2,7 @@ package demo
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"time"
 
@@ -170,18 +171,41 @@ func sameSet(a, b []string) bool { return slices.Equal(a, b) }
 
 // ComputedReport returns an orphan report built from what a run measured,
 // for when the provider wrote none: one orphan entry per cloud object bound
-// to no MR, with a note that says so.
+// to no MR, with a note that says so. It validates against the report
+// schema (docs/report.schema.json), which asks every entry for a resource
+// and a source:
+//   - the resource is the MR whose kind and name the object's crossplane
+//     tags carry (Orphan.Resource); an object whose tags name no MR is
+//     listed under its own kind and ID, with UID "unknown", and a note;
+//   - the source is incomplete-create: no intent was read, and what the
+//     entry records is a create the cloud completed and crossplane-runtime
+//     never recorded.
 func ComputedReport(r Result, now time.Time) *recovery.Report {
 	rep := recovery.NewReport(recovery.Source{Owner: journal.Owner{Replica: "intentjournal-demo"}}, now)
 	rep.AddNote("computed by intentjournal demo from the fake cloud's objects and the managed resources' external names: the provider wrote no recovery report")
-	for _, id := range r.OrphansPresent {
+	untagged := 0
+	for _, o := range r.Unbound {
+		res := o.Resource
+		if res.UID == "" {
+			res = journal.ResourceRef{Kind: o.Kind, Name: o.ID, UID: unknownUID}
+			untagged++
+		}
 		rep.Add(recovery.Entry{
-			Found:   []recovery.Found{{ID: id}},
-			Outcome: recovery.OutcomeOrphan,
-			Reason:  "UnboundCloudObject",
-			Message: "No managed resource's crossplane.io/external-name names this cloud object.",
+			Resource: res,
+			Sources:  []string{recovery.SourceIncompleteCreate},
+			Found:    []recovery.Found{{ID: o.ID}},
+			Outcome:  recovery.OutcomeOrphan,
+			Reason:   "UnboundCloudObject",
+			Message:  "No managed resource's crossplane.io/external-name names this cloud object.",
 		})
+	}
+	if untagged > 0 {
+		rep.AddNote(fmt.Sprintf("%d cloud objects carry the crossplane tags of no managed resource: each is listed under its own kind and ID, with UID %q", untagged, unknownUID))
 	}
 	rep.Sort()
 	return rep
 }
+
+// unknownUID stands for the UID of the managed resource of a cloud object
+// whose tags name none.
+const unknownUID = "unknown"
