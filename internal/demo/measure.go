@@ -139,9 +139,10 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// ids returns the IDs of orphans, in their order.
+// ids returns the IDs of orphans, in their order; nil when there are none,
+// as reportedOrphans returns.
 func ids(orphans []Orphan) []string {
-	out := make([]string, 0, len(orphans))
+	var out []string
 	for _, o := range orphans {
 		out = append(out, o.ID)
 	}
