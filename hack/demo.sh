@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # demo.sh runs intentjournal's crash-and-recover demonstration (`make demo`):
 # it builds what it needs, then runs `intentjournal-dev demo` (the development
-# build of the CLI, on the v1 line's test bed), which starts a
-# local control plane, the fake cloud and provider-fakecloud, SIGKILLs the
+# build of the CLI, root module), which starts a local control plane, the fake
+# cloud and the chosen crossplane line's provider-fakecloud, SIGKILLs the
 # provider with creates in flight, restarts it, and prints the unwrapped and
 # the wrapped (--journal) provider side by side. See docs/cli.md.
 #
@@ -10,12 +10,16 @@
 #   hack/demo.sh [intentjournal-dev demo flags...]
 #
 # Environment:
+#   DEMO_LINE           the crossplane line: v2 (default; namespaced managed
+#                       resources in two namespaces) or v1 (legacy, cluster-scoped)
 #   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
 #   KUBEBUILDER_ASSETS  kube-apiserver and etcd to use instead of the `make tools` cache
 #
 # Binaries are built into ${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin,
-# outside the repo; Go's build cache makes a rebuild take seconds.
+# outside the repo, the provider once per line (provider-fakecloud-v1,
+# provider-fakecloud-v2); Go's build cache makes a rebuild take seconds (a
+# cold v2 provider build takes minutes: upjet v2 and its Terraform SDKs).
 # Exit code: that of `intentjournal-dev demo`, 0 when the wrapped run left no
 # duplicate, no stuck resource and reported exactly the orphans present.
 set -euo pipefail
@@ -27,6 +31,15 @@ orphans=${DEMO_ORPHANS:-orphans.json}
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 readonly GO=${GO:-go}
 readonly BIN_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin"
+readonly LINE=${DEMO_LINE:-v2}
+case $LINE in
+v1) crds=internal/fakecloud/crds ;;
+v2) crds=adapter/upjetv2/internal/provider/crds ;;
+*)
+	printf 'demo.sh: DEMO_LINE=%s: want v1 or v2\n' "$LINE" >&2
+	exit 2
+	;;
+esac
 
 log() { printf 'demo.sh: %s\n' "$*" >&2; }
 
@@ -38,18 +51,22 @@ if [[ -z ${KUBEBUILDER_ASSETS:-} ]]; then
 fi
 export KUBEBUILDER_ASSETS
 
-# The fake cloud is line-independent (root module); the provider and the
-# development CLI live in the v1 line's module.
+# The fake cloud and the development CLI are line-independent (root module);
+# each line's provider lives in that line's module.
 mkdir -p "$BIN_DIR"
-log "building fakecloud into $BIN_DIR"
-"$GO" build -o "$BIN_DIR/fakecloud" ./cmd/fakecloud
-for cmd in provider-fakecloud intentjournal-dev; do
+for cmd in fakecloud intentjournal-dev; do
+	pkg=./cmd/$cmd
+	[[ $cmd == intentjournal-dev ]] && pkg=./internal/cmd/$cmd
 	log "building $cmd into $BIN_DIR"
-	"$GO" -C adapter/upjetv1 build -o "$BIN_DIR/$cmd" "./internal/cmd/$cmd"
+	"$GO" build -o "$BIN_DIR/$cmd" "$pkg"
 done
+log "building the $LINE line's provider-fakecloud into $BIN_DIR/provider-fakecloud-$LINE"
+"$GO" -C "adapter/upjet$LINE" build -o "$BIN_DIR/provider-fakecloud-$LINE" ./internal/cmd/provider-fakecloud
 
 exec "$BIN_DIR/intentjournal-dev" demo \
+	--line "$LINE" \
+	--crds "$PWD/$crds" \
 	--fakecloud-bin "$BIN_DIR/fakecloud" \
-	--provider-bin "$BIN_DIR/provider-fakecloud" \
+	--provider-bin "$BIN_DIR/provider-fakecloud-$LINE" \
 	--orphans "$orphans" \
 	"$@"

@@ -8,7 +8,6 @@ require (
 	github.com/crossplane/upjet v1.11.1
 	github.com/go-logr/zapr v1.3.0
 	github.com/google/go-cmp v0.7.0
-	github.com/hashicorp/terraform-exec v0.25.2 // indirect
 	github.com/hashicorp/terraform-json v0.27.2
 	github.com/hashicorp/terraform-plugin-sdk/v2 v2.30.0
 	github.com/pkg/errors v0.9.1
@@ -25,7 +24,6 @@ require (
 
 require (
 	github.com/agext/levenshtein v1.2.3 // indirect
-	github.com/alecthomas/kong v1.12.1
 	github.com/antchfx/htmlquery v1.2.4 // indirect
 	github.com/antchfx/xpath v1.2.0 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
@@ -130,7 +128,10 @@ require (
 
 require github.com/intentjournal/intentjournal v0.0.0-00010101000000-000000000000
 
-require golang.org/x/tools/go/expect v0.1.1-deprecated // indirect
+require (
+	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
+	golang.org/x/tools/go/expect v0.1.1-deprecated // indirect
+)
 
 // The root module (journal, recovery, ownership, the CLI) is developed in
 // the same repository; a release tags both.

@@ -32,6 +32,17 @@ type Binaries struct {
 // tools`, before building when kube-apiserver or etcd is missing.
 func BuildBinaries(t testing.TB, providerPackage string) Binaries {
 	t.Helper()
+	return BuildBinariesIn(t, "", providerPackage)
+}
+
+// BuildBinariesIn is BuildBinaries with the provider built in the Go module
+// at moduleDir (go -C moduleDir build): a test of one module, such as the
+// root module's demo, runs a line's provider-fakecloud, whose module it
+// cannot import. providerPackage is then relative to moduleDir, e.g.
+// ./internal/cmd/provider-fakecloud. An empty moduleDir is the module of
+// the running test.
+func BuildBinariesIn(t testing.TB, moduleDir, providerPackage string) Binaries {
+	t.Helper()
 	testenv.SkipShort(t, needProvider)
 	testenv.KubebuilderAssets(t)
 	var b Binaries
@@ -41,7 +52,11 @@ func BuildBinaries(t testing.TB, providerPackage string) Binaries {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			path, msg := build(t.TempDir(), pkg)
+			mod := ""
+			if i == 1 {
+				mod = moduleDir
+			}
+			path, msg := build(t.TempDir(), mod, pkg)
 			if i == 0 {
 				b.FakeCloud = path
 			} else {
@@ -65,24 +80,36 @@ func BuildBinaries(t testing.TB, providerPackage string) Binaries {
 // needs no tools, so its process tests stay in the fast loop.
 func Build(t testing.TB, pkg string) string {
 	t.Helper()
-	path, msg := build(t.TempDir(), pkg)
+	path, msg := build(t.TempDir(), "", pkg)
 	if msg != "" {
 		t.Fatal(msg)
 	}
 	return path
 }
 
-// build compiles pkg into dir and returns the binary's path, or a failure
-// message.
-func build(dir, pkg string) (path, msg string) {
+// build compiles pkg, of the module at moduleDir when set, into dir and
+// returns the binary's path, or a failure message.
+func build(dir, moduleDir, pkg string) (path, msg string) {
 	// go test puts the go command that runs it first in PATH.
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return "", "testbed: cannot find the go command: " + err.Error()
 	}
 	out := filepath.Join(dir, filepath.Base(pkg))
-	if b, err := exec.Command(goBin, "build", "-o", out, pkg).CombinedOutput(); err != nil {
-		return "", "testbed: cannot build " + pkg + ": " + err.Error() + "\n" + string(b)
+	args := []string{"build", "-o", out, pkg}
+	if moduleDir != "" {
+		args = append([]string{"-C", moduleDir}, args...)
+	}
+	if b, err := exec.Command(goBin, args...).CombinedOutput(); err != nil {
+		return "", "testbed: cannot build " + pkg + " (module " + orDot(moduleDir) + "): " + err.Error() + "\n" + string(b)
 	}
 	return out, ""
+}
+
+// orDot returns dir, or "." when it is empty.
+func orDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
 }

@@ -14,9 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis"
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/fixtures"
-	"github.com/intentjournal/intentjournal/internal/fakecloud/crds"
+	"github.com/intentjournal/intentjournal/internal/kubeconfig"
 )
 
 // controlPlaneStartTimeout bounds each of etcd and kube-apiserver start-up;
@@ -30,23 +28,25 @@ const (
 	clientBurst = 1000
 )
 
-// cluster is an envtest control plane serving provider-fakecloud's CRDs.
+// cluster is an envtest control plane serving provider-fakecloud's CRDs. Its
+// client knows the core kinds as types and the managed kinds as
+// unstructured objects.
 type cluster struct {
 	env        *envtest.Environment
 	client     client.Client
 	kubeconfig string
 }
 
-// startCluster starts etcd and kube-apiserver from assets with the CRDs of
-// provider-fakecloud, written under dir, and a kubeconfig at dir/kubeconfig.
-// On error, whatever started is stopped.
-func startCluster(assets, dir string) (c *cluster, err error) {
-	crdDir := filepath.Join(dir, "crds")
-	if err := os.CopyFS(crdDir, crds.FS); err != nil {
-		return nil, fmt.Errorf("cannot write the CRDs: %w", err)
+// startCluster starts etcd and kube-apiserver from assets with the CRD
+// manifests of crdFS (*.yaml at its top), written under dir, and a
+// kubeconfig at dir/kubeconfig. On error, whatever started is stopped.
+func startCluster(assets string, crdFS fs.FS, dir string) (c *cluster, err error) {
+	if n, err := fs.Glob(crdFS, "*.yaml"); err != nil || len(n) == 0 {
+		return nil, fmt.Errorf("no CRD manifests (*.yaml) found (%v); run hack/generate.sh", err)
 	}
-	if n, err := fs.Glob(crds.FS, "*.yaml"); err != nil || len(n) == 0 {
-		return nil, fmt.Errorf("no CRDs embedded in internal/fakecloud/crds (%v); run hack/generate.sh", err)
+	crdDir := filepath.Join(dir, "crds")
+	if err := os.CopyFS(crdDir, crdFS); err != nil {
+		return nil, fmt.Errorf("cannot write the CRDs: %w", err)
 	}
 	env := &envtest.Environment{
 		BinaryAssetsDirectory:    assets,
@@ -71,16 +71,13 @@ func startCluster(assets, dir string) (c *cluster, err error) {
 	if err := corev1.AddToScheme(s); err != nil {
 		return nil, fmt.Errorf("cannot add the core kinds to the scheme: %w", err)
 	}
-	if err := apis.AddToScheme(s); err != nil {
-		return nil, fmt.Errorf("cannot add the fakecloud kinds to the scheme: %w", err)
-	}
 	cl, err := client.New(cfg, client.Options{Scheme: s})
 	if err != nil {
 		return nil, fmt.Errorf("cannot create a client for %s: %w", cfg.Host, err)
 	}
 	kc := filepath.Join(dir, "kubeconfig")
-	if err := fixtures.WriteKubeconfig(cfg, kc); err != nil {
-		return nil, err
+	if err := kubeconfig.Write(cfg, kc); err != nil {
+		return nil, fmt.Errorf("cannot write the kubeconfig: %w", err)
 	}
 	return &cluster{env: env, client: cl, kubeconfig: kc}, nil
 }

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/fixtures"
 )
 
 // Mode selects the provider a run crashes.
@@ -23,10 +21,8 @@ const (
 const (
 	// zone holds the demo's record sets.
 	zone = "example-com"
-	// providerConfigName is the ProviderConfig every MR refers to.
-	providerConfigName = fixtures.ProviderConfigName
-	// tagName is the external tag upjet writes with the MR's name.
-	tagName = "crossplane-name"
+	// providerConfigName is the provider config every MR refers to.
+	providerConfigName = "default"
 	// dispatchedFraction of the MRs must have external-create-succeeded
 	// before the provider is killed.
 	dispatchedFraction = 0.9
@@ -51,14 +47,19 @@ type Binaries struct {
 	Provider  string
 }
 
-// Options configure Run. The zero value of every field but Binaries and
-// AssetsDir means its default.
+// Options configure Run. The zero value of every field but Line, Binaries
+// and AssetsDir means its default.
 type Options struct {
+	// Line is the crossplane line of the provider binary (see LineFor).
+	Line     Line
 	Binaries Binaries
+	// CRDDir holds the line's CRD manifests (*.yaml). Default: the line's
+	// embedded manifests; a line with none (v2) requires it.
+	CRDDir string
 	// AssetsDir holds kube-apiserver and etcd.
 	AssetsDir string
 	// PerKind is how many RecordSets and how many Networks each run
-	// creates. Default 200.
+	// creates, spread over the line's namespaces. Default 200.
 	PerKind int
 	// CreateLatency is how long the fake cloud holds each create until the
 	// kill. Default: long enough to cover the whole dispatch (at least 3 s),

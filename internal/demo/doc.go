@@ -3,10 +3,17 @@
 // provider-fakecloud, once unwrapped and once with the intent journal
 // (--journal), each on a fresh control plane and a fresh fake cloud.
 //
+// The demo is line-independent and crossplane-free: it runs either
+// crossplane line's provider-fakecloud binary as a child process and drives
+// its managed resources as unstructured objects (see Line): on the v2 line
+// namespaced ones (fakecloud.m.intentjournal.io), the same names in two
+// namespaces, and on the legacy v1 line cluster-scoped ones
+// (fakecloud.intentjournal.io).
+//
 // One run:
 //
-//  1. creates Options.PerKind RecordSets and as many Networks, then starts
-//     the provider;
+//  1. creates Options.PerKind RecordSets and as many Networks, spread over
+//     the line's namespaces, then starts the provider;
 //  2. waits until 90% of them have external-create-succeeded, that is
 //     their asynchronous create is running, while the fake cloud holds each
 //     create for Options.CreateLatency (long enough, by default, to cover the

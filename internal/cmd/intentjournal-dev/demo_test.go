@@ -5,10 +5,8 @@ import (
 	"context"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,9 +16,10 @@ import (
 	"go.uber.org/zap/zaptest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/demo"
 	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/demo"
 	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/testenv"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -30,15 +29,42 @@ var (
 	demoConverge = flag.Duration("demo.converge-timeout", 45*time.Second, "how long TestDemo's runs wait for convergence after the restart")
 )
 
-// TestDemo runs `intentjournal demo` end to end with a few resources against
-// the real binaries: envtest, the fake cloud and provider-fakecloud, built
-// here. The unwrapped provider must show the bug and the wrapped one must
-// meet the invariants; the exit code and orphans.json follow from them.
+// TestDemo runs `intentjournal-dev demo` end to end with a few resources
+// against the real binaries, per crossplane line: envtest, the fake cloud
+// and the line's provider-fakecloud, built here from the line's module. On
+// v2 (namespaced, the same names in two namespaces) the unwrapped provider
+// must show the bug and the wrapped one must meet the invariants; on the
+// legacy v1 line the wrapped run alone keeps the test short. The exit code
+// and orphans.json follow from them.
 func TestDemo(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		line   demo.LineName
+		modes  []demo.Mode
+	}{
+		"v2": {reason: "The default line: both runs, side by side.", line: demo.LineV2},
+		"v1": {reason: "The legacy line, wrapped only.", line: demo.LineV1, modes: []demo.Mode{demo.ModeWrapped}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			testDemo(t, tc.line, tc.modes)
+		})
+	}
+}
+
+// repoRoot is the repository root, seen from this package's directory.
+const repoRoot = "../../.."
+
+func testDemo(t *testing.T, name demo.LineName, modes []demo.Mode) {
+	line, err := demo.LineFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	assets := testenv.KubebuilderAssets(t)
-	bins := buildDemoBinaries(t)
+	bins := testbed.BuildBinariesIn(t, filepath.Join(repoRoot, line.ModuleDir), line.ProviderPackage)
 	orphans := filepath.Join(t.TempDir(), "orphans.json")
 	o := demoOptions{
+		Line:             string(name),
 		PerKind:          *demoPerKind,
 		RestartLatency:   time.Second,
 		ConvergeTimeout:  *demoConverge,
@@ -50,6 +76,10 @@ func TestDemo(t *testing.T) {
 		Orphans:          orphans,
 		WorkDir:          t.TempDir(),
 		log:              zaptest.NewLogger(t),
+		modes:            modes,
+	}
+	if line.EmbeddedCRDs == nil {
+		o.CRDs = filepath.Join(repoRoot, line.CRDDir)
 	}
 	// envtest logs through controller-runtime's global logger, which
 	// cli.Main sets for the demo command.
@@ -64,22 +94,32 @@ func TestDemo(t *testing.T) {
 	var out bytes.Buffer
 	err = finishDemo(&out, results, o)
 	t.Logf("\n%s", out.String())
-	if len(results) != 2 {
-		t.Fatalf("demoRuns() returned %d results, want unwrapped and wrapped", len(results))
+	byMode := map[demo.Mode]demo.Result{}
+	for _, r := range results {
+		byMode[r.Mode] = r
 	}
-	unwrapped, wrapped := results[0], results[1]
+	wantRuns := len(modes)
+	if wantRuns == 0 {
+		wantRuns = 2 // unwrapped, then wrapped
+	}
+	if len(results) != wantRuns {
+		t.Fatalf("demoRuns() returned %d results, want %d", len(results), wantRuns)
+	}
 
-	t.Run("UnwrappedShowsTheBug", func(t *testing.T) {
-		if unwrapped.InFlight == 0 {
-			t.Fatalf("no create was in flight at SIGKILL, so the run cannot show the bug: %+v", unwrapped)
-		}
-		if unwrapped.Duplicates == 0 && unwrapped.Stuck == 0 {
-			t.Errorf("the unwrapped provider should leave duplicates or stuck MRs after a crash with %d creates in flight; got %+v", unwrapped.InFlight, unwrapped)
-		}
-		if len(unwrapped.OrphansPresent) == 0 {
-			t.Errorf("the unwrapped provider should leave cloud objects bound to no MR; got %+v", unwrapped)
-		}
-	})
+	if unwrapped, ok := byMode[demo.ModeUnwrapped]; ok {
+		t.Run("UnwrappedShowsTheBug", func(t *testing.T) {
+			if unwrapped.InFlight == 0 {
+				t.Fatalf("no create was in flight at SIGKILL, so the run cannot show the bug: %+v", unwrapped)
+			}
+			if unwrapped.Duplicates == 0 && unwrapped.Stuck == 0 {
+				t.Errorf("the unwrapped provider should leave duplicates or stuck MRs after a crash with %d creates in flight; got %+v", unwrapped.InFlight, unwrapped)
+			}
+			if len(unwrapped.OrphansPresent) == 0 {
+				t.Errorf("the unwrapped provider should leave cloud objects bound to no MR; got %+v", unwrapped)
+			}
+		})
+	}
+	wrapped := byMode[demo.ModeWrapped]
 	t.Run("WrappedMeetsTheInvariants", func(t *testing.T) {
 		if wrapped.InFlight == 0 {
 			t.Fatalf("no create was in flight at SIGKILL, so the run proves nothing: %+v", wrapped)
@@ -120,13 +160,13 @@ func TestDemo(t *testing.T) {
 func TestDemoTable(t *testing.T) {
 	results := []demo.Result{
 		{
-			Mode: demo.ModeUnwrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Line: demo.LineV2, Mode: demo.ModeUnwrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
 			Dispatched: 372, InFlight: 364, Conflicts: 1092, Ready: 218, Stuck: 182, Duplicates: 182,
 			OrphansPresent: make([]string, 364), ReportSource: "none",
 			ConvergeTime: 3*time.Minute + 400*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
 		},
 		{
-			Mode: demo.ModeWrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Line: demo.LineV2, Mode: demo.ModeWrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
 			Dispatched: 370, InFlight: 361, Ready: 398, Paused: 2, ReportSource: "recovery report",
 			Converged: true, ConvergeTime: 14*time.Second + 300*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
 		},
@@ -139,9 +179,14 @@ func TestDemoTable(t *testing.T) {
 			reason:  "Both runs side by side; the unwrapped one never converged.",
 			results: results,
 		},
+		"demo-table-v1.txt": {
+			reason: "The legacy line's heading says cluster-scoped.",
+			results: []demo.Result{{Line: demo.LineV1, Mode: demo.ModeWrapped, Available: true, PerKind: 5, CreateLatency: 3 * time.Second, RestartLatency: time.Second,
+				Dispatched: 10, InFlight: 10, Ready: 10, Converged: true, ConvergeTime: 9 * time.Second, ConvergeTimeout: 45 * time.Second}},
+		},
 		"demo-table-unavailable.txt": {
 			reason:  "A provider without --journal shows the wrapped run as unavailable.",
-			results: []demo.Result{results[0], {Mode: demo.ModeWrapped, PerKind: 200}},
+			results: []demo.Result{results[0], {Line: demo.LineV2, Mode: demo.ModeWrapped, PerKind: 200}},
 		},
 	}
 	for name, tc := range cases {
@@ -169,18 +214,33 @@ func TestDemoUsage(t *testing.T) {
 	}{
 		"NoAssets": {
 			reason: "Without kube-apiserver and etcd the demo names make tools.",
-			o:      demoOptions{PerKind: 1, FakeCloudBin: bin, ProviderBin: bin},
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin},
 			want:   "make tools",
 		},
 		"MissingBinary": {
 			reason: "A missing binary is named with its flag.",
-			o:      demoOptions{PerKind: 1, FakeCloudBin: filepath.Join(dir, "nope"), ProviderBin: bin, Assets: dir},
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: filepath.Join(dir, "nope"), ProviderBin: bin, Assets: dir},
 			want:   "--fakecloud-bin",
 		},
 		"BadPerKind": {
 			reason: "At least one resource of each kind.",
-			o:      demoOptions{PerKind: 0, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			o:      demoOptions{Line: "v1", PerKind: 0, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
 			want:   "--per-kind",
+		},
+		"UnknownLine": {
+			reason: "Only the v1 and v2 lines exist.",
+			o:      demoOptions{Line: "v3", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--line",
+		},
+		"V2WithoutCRDs": {
+			reason: "The v2 line's CRDs live in its own module: the demo names the flag and the directory.",
+			o:      demoOptions{Line: "v2", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--crds DIR: its CRD manifests are in its module, adapter/upjetv2/internal/provider/crds",
+		},
+		"DefaultProviderPerLine": {
+			reason: "Without --provider-bin the demo looks for the line's own provider build beside itself.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, Assets: dir},
+			want:   "provider-fakecloud-v1",
 		},
 	}
 	for name, tc := range cases {
@@ -193,34 +253,6 @@ func TestDemoUsage(t *testing.T) {
 	}
 }
 
-// buildDemoBinaries builds the fake cloud and the provider concurrently.
-func buildDemoBinaries(t *testing.T) demo.Binaries {
-	t.Helper()
-	dir := t.TempDir()
-	b := demo.Binaries{FakeCloud: filepath.Join(dir, "fakecloud"), Provider: filepath.Join(dir, "provider-fakecloud")}
-	var wg sync.WaitGroup
-	errs := make([]string, 2)
-	for i, c := range []struct{ out, pkg string }{
-		{b.FakeCloud, "github.com/intentjournal/intentjournal/cmd/fakecloud"},
-		{b.Provider, "github.com/intentjournal/intentjournal/adapter/upjetv1/internal/cmd/provider-fakecloud"},
-	} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if out, err := exec.Command("go", "build", "-o", c.out, c.pkg).CombinedOutput(); err != nil {
-				errs[i] = "cannot build " + c.pkg + ": " + err.Error() + "\n" + string(out)
-			}
-		}()
-	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != "" {
-			t.Fatal(e)
-		}
-	}
-	return b
-}
-
 // TestDemoFlags parses demo's flags and environment with kong.
 func TestDemoFlags(t *testing.T) {
 	cases := map[string]struct {
@@ -231,25 +263,25 @@ func TestDemoFlags(t *testing.T) {
 	}{
 		"Defaults": {
 			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
-			want:   demoOptions{PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json"},
+			want:   demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json"},
 		},
 		"Env": {
-			reason: "DEMO_N sets the size and KUBEBUILDER_ASSETS the control plane binaries.",
-			env:    map[string]string{"DEMO_N": "4000", "KUBEBUILDER_ASSETS": "/assets"},
-			want:   demoOptions{PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
+			reason: "DEMO_LINE picks the line, DEMO_N the size and KUBEBUILDER_ASSETS the control plane binaries.",
+			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "KUBEBUILDER_ASSETS": "/assets"},
+			want:   demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
 		},
 		"Flags": {
 			reason: "Provider flags pass through, commas and all.",
-			args: []string{"--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
+			args: []string{"--line=v1", "--crds=/crds", "--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
 				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h"},
-			want: demoOptions{PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
+			want: demoOptions{Line: "v1", CRDs: "/crds", PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
 				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
 				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			for _, k := range []string{"DEMO_N", "KUBEBUILDER_ASSETS"} {
+			for _, k := range []string{"DEMO_LINE", "DEMO_N", "KUBEBUILDER_ASSETS"} {
 				t.Setenv(k, "") // restored when the test ends
 				os.Unsetenv(k)
 			}

@@ -7,29 +7,29 @@ import (
 	"sync"
 	"time"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"go.uber.org/zap"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/fixtures"
 )
 
+// createProviderConfig creates the provider config every MR refers to, and
+// the namespaces of the line's MRs.
 func (r *run) createProviderConfig(ctx context.Context) error {
-	pc := &v1alpha1.ProviderConfig{
-		ObjectMeta: metav1.ObjectMeta{Name: providerConfigName},
-		Spec: v1alpha1.ProviderConfigSpec{
-			Endpoint:    r.cloudURL,
-			Credentials: v1alpha1.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
-		},
+	objs := []client.Object{r.o.Line.providerConfig(r.cloudURL)}
+	for _, ns := range r.o.Line.Namespaces {
+		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
 	}
-	ctx, cancel := context.WithTimeout(ctx, apiTimeout)
-	defer cancel()
-	if err := r.cluster.client.Create(ctx, pc); err != nil {
-		return fmt.Errorf("cannot create the ProviderConfig: %w", err)
+	for _, o := range objs {
+		cctx, cancel := context.WithTimeout(ctx, apiTimeout)
+		err := r.cluster.client.Create(cctx, o)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("cannot create %s %s: %w", o.GetObjectKind().GroupVersionKind().Kind, o.GetName(), err)
+		}
 	}
 	return nil
 }
@@ -39,7 +39,7 @@ func (r *run) createProviderConfig(ctx context.Context) error {
 func (r *run) createResources(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	objs := make(chan client.Object)
+	objs := make(chan *unstructured.Unstructured)
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
@@ -56,7 +56,7 @@ func (r *run) createResources(ctx context.Context) error {
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
-						firstErr = fmt.Errorf("cannot create %T %s: %w", o, o.GetName(), err)
+						firstErr = fmt.Errorf("cannot create %s %s: %w", o.GetKind(), key(o), err)
 					}
 					mu.Unlock()
 					cancel()
@@ -64,9 +64,10 @@ func (r *run) createResources(ctx context.Context) error {
 			}
 		}()
 	}
+	l := r.o.Line
 feed:
 	for i := range r.o.PerKind {
-		for _, o := range []client.Object{newRecordSet(i), newNetwork(i)} {
+		for _, o := range []*unstructured.Unstructured{l.RecordSet(i), l.Network(i)} {
 			select {
 			case objs <- o:
 			case <-ctx.Done():
@@ -83,18 +84,23 @@ feed:
 	return firstErr
 }
 
-// listMRs returns every RecordSet and Network. The API server it asks is
-// the one the demo loads on purpose (an unwrapped provider's 409 storm on
-// two cores), so it lists in pages of listPage, each with its own
-// deadline, and retries a page that failed transiently (see transient);
-// a list whose continue token expired starts over.
-func (r *run) listMRs(ctx context.Context) ([]resource.Managed, error) {
-	var out []resource.Managed
-	for _, newList := range []func() resource.ManagedList{
-		func() resource.ManagedList { return &v1alpha1.RecordSetList{} },
-		func() resource.ManagedList { return &v1alpha1.NetworkList{} },
-	} {
-		items, err := r.listAll(ctx, newList)
+// key returns namespace/name, or the name of a cluster-scoped object.
+func key(o client.Object) string {
+	if ns := o.GetNamespace(); ns != "" {
+		return ns + "/" + o.GetName()
+	}
+	return o.GetName()
+}
+
+// listMRs returns every RecordSet and Network, of every namespace. The API
+// server it asks is the one the demo loads on purpose (an unwrapped
+// provider's 409 storm on two cores), so it lists in pages of listPage,
+// each with its own deadline, and retries a page that failed transiently
+// (see transient); a list whose continue token expired starts over.
+func (r *run) listMRs(ctx context.Context) ([]managed, error) {
+	var out []managed
+	for _, gvk := range r.o.Line.Kinds() {
+		items, err := r.listAll(ctx, gvk)
 		if err != nil {
 			return nil, err
 		}
@@ -106,26 +112,29 @@ func (r *run) listMRs(ctx context.Context) ([]resource.Managed, error) {
 // listPage is how many managed resources one List call returns.
 const listPage = 500
 
-// listAll lists every item of one kind, page by page.
-func (r *run) listAll(ctx context.Context, newList func() resource.ManagedList) ([]resource.Managed, error) {
-	var out []resource.Managed
+// listAll lists every managed resource of gvk, page by page.
+func (r *run) listAll(ctx context.Context, gvk schema.GroupVersionKind) ([]managed, error) {
+	var out []managed
 	cont := ""
 	for {
-		l := newList()
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 		err := retryTransient(ctx, r.log, func(ctx context.Context) error {
 			ctx, cancel := context.WithTimeout(ctx, apiTimeout)
 			defer cancel()
 			return r.cluster.client.List(ctx, l, client.Limit(listPage), client.Continue(cont))
 		})
 		if apierrors.IsResourceExpired(err) && cont != "" {
-			r.log.Info("A paged list outlived its continue token; listing again", zap.String("kind", fmt.Sprintf("%T", l)))
+			r.log.Info("A paged list outlived its continue token; listing again", zap.String("kind", gvk.Kind))
 			out, cont = nil, ""
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("cannot list %T: %w", l, err)
+			return nil, fmt.Errorf("cannot list %s: %w", gvk.GroupKind(), err)
 		}
-		out = append(out, l.GetItems()...)
+		for i := range l.Items {
+			out = append(out, managedOf(&l.Items[i]))
+		}
 		if cont = l.GetContinue(); cont == "" {
 			return out, nil
 		}
@@ -167,12 +176,4 @@ func transient(ctx context.Context, err error) bool {
 	}
 	return errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
 		apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err) || apierrors.IsInternalError(err)
-}
-
-func newRecordSet(i int) *v1alpha1.RecordSet {
-	return fixtures.RecordSet(fmt.Sprintf("rs-%05d", i), zone)
-}
-
-func newNetwork(i int) *v1alpha1.Network {
-	return fixtures.Network(fmt.Sprintf("net-%05d", i), fmt.Sprintf("10.%d.%d.0/24", (i/256)%256, i%256))
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -13,11 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"go.uber.org/zap"
-	corev1 "k8s.io/api/core/v1"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -27,21 +24,43 @@ import (
 // cloud, and returns their results. It stops at the first error.
 func Run(ctx context.Context, o Options) ([]Result, error) {
 	o.setDefaults()
+	if o.Line.Name == "" {
+		return nil, errors.New("the crossplane line is required")
+	}
 	if o.Binaries.FakeCloud == "" || o.Binaries.Provider == "" {
 		return nil, errors.New("the fake cloud and provider binaries are required")
 	}
 	if o.AssetsDir == "" {
 		return nil, errors.New("the directory holding kube-apiserver and etcd is required (set KUBEBUILDER_ASSETS or run `make tools`)")
 	}
+	crdFS, err := o.crds()
+	if err != nil {
+		return nil, err
+	}
 	var out []Result
 	for _, m := range o.Modes {
-		r, err := runMode(ctx, o, m)
+		r, err := runMode(ctx, o, crdFS, m)
 		if err != nil {
 			return out, fmt.Errorf("%s run: %w", m, err)
 		}
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// crds returns the line's CRD manifests: those of CRDDir, or the line's
+// embedded ones.
+func (o Options) crds() (fs.FS, error) {
+	switch {
+	case o.CRDDir != "":
+		if _, err := os.Stat(o.CRDDir); err != nil {
+			return nil, fmt.Errorf("cannot read the %s line's CRD manifests: %w", o.Line, err)
+		}
+		return os.DirFS(o.CRDDir), nil
+	case o.Line.EmbeddedCRDs != nil:
+		return o.Line.EmbeddedCRDs, nil
+	}
+	return nil, fmt.Errorf("the %s line's CRD manifests are required: its provider-fakecloud's module holds them, in %s", o.Line, o.Line.CRDDir)
 }
 
 // SupportsJournal reports whether the provider binary has the --journal
@@ -58,10 +77,11 @@ func SupportsJournal(ctx context.Context, provider string) (bool, error) {
 
 // run holds what one run started, so that cleanup can stop it.
 type run struct {
-	o    Options
-	mode Mode
-	log  *zap.Logger
-	dir  string
+	o     Options
+	crdFS fs.FS
+	mode  Mode
+	log   *zap.Logger
+	dir   string
 
 	cluster  *cluster
 	cloud    *process
@@ -71,10 +91,10 @@ type run struct {
 }
 
 // runMode runs one crash-and-recover cycle with the provider of mode m.
-func runMode(ctx context.Context, o Options, m Mode) (res Result, err error) {
-	res = Result{Mode: m, PerKind: o.PerKind, CreateLatency: o.CreateLatency, RestartLatency: o.RestartLatency,
+func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, err error) {
+	res = Result{Line: o.Line.Name, Mode: m, PerKind: o.PerKind, CreateLatency: o.CreateLatency, RestartLatency: o.RestartLatency,
 		ConvergeTimeout: o.ConvergeTimeout, Available: true}
-	log := o.Log.With(zap.String("run", string(m)))
+	log := o.Log.With(zap.String("line", string(o.Line.Name)), zap.String("run", string(m)))
 	if m == ModeWrapped {
 		ok, err := SupportsJournal(ctx, o.Binaries.Provider)
 		if err != nil {
@@ -89,11 +109,11 @@ func runMode(ctx context.Context, o Options, m Mode) (res Result, err error) {
 	if err := os.MkdirAll(orDefault(o.WorkDir, os.TempDir()), 0o755); err != nil {
 		return res, fmt.Errorf("cannot create the work directory: %w", err)
 	}
-	dir, err := os.MkdirTemp(o.WorkDir, "intentjournal-demo-"+string(m)+"-")
+	dir, err := os.MkdirTemp(o.WorkDir, "intentjournal-demo-"+string(o.Line.Name)+"-"+string(m)+"-")
 	if err != nil {
 		return res, fmt.Errorf("cannot create the run directory: %w", err)
 	}
-	r := &run{o: o, mode: m, log: log, dir: dir}
+	r := &run{o: o, crdFS: crdFS, mode: m, log: log, dir: dir}
 	defer func() {
 		switch {
 		case ctx.Err() != nil:
@@ -138,7 +158,7 @@ func runMode(ctx context.Context, o Options, m Mode) (res Result, err error) {
 func (r *run) launch(ctx context.Context) (err error) {
 	o, log := r.o, r.log
 	log.Info("Starting the control plane", zap.String("dir", r.dir))
-	if r.cluster, err = startCluster(o.AssetsDir, r.dir); err != nil {
+	if r.cluster, err = startCluster(o.AssetsDir, r.crdFS, r.dir); err != nil {
 		return err
 	}
 	log.Info("Starting the fake cloud", zap.Duration("create-latency", o.CreateLatency))
@@ -149,7 +169,8 @@ func (r *run) launch(ctx context.Context) (err error) {
 		return err
 	}
 	start := time.Now()
-	log.Info("Creating managed resources", zap.Int("recordsets", o.PerKind), zap.Int("networks", o.PerKind), zap.Int("parallel", o.Parallel))
+	log.Info("Creating managed resources", zap.String("group", o.Line.Group), zap.Strings("namespaces", o.Line.Namespaces),
+		zap.Int("recordsets", o.PerKind), zap.Int("networks", o.PerKind), zap.Int("parallel", o.Parallel))
 	if err := r.createResources(ctx); err != nil {
 		return err
 	}
@@ -218,8 +239,9 @@ func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, 
 	}
 	res.Conflicts = conflicts(final) - conflicts(atKill)
 	res.Ready, res.Paused, res.Stuck = states(mrs)
-	res.Duplicates = duplicates(final)
-	res.OrphansPresent = unbound(mrs, final)
+	res.Duplicates = duplicates(mrs, final)
+	res.Unbound = unbound(mrs, final)
+	res.OrphansPresent = ids(res.Unbound)
 	res.ReportSource = "none"
 	if r.mode != ModeWrapped {
 		return nil
@@ -336,8 +358,8 @@ func (r *run) waitDispatched(ctx context.Context) (int, error) {
 			return false, err
 		}
 		n = 0
-		for _, mg := range mrs {
-			if !meta.GetExternalCreateSucceeded(mg).IsZero() {
+		for _, m := range mrs {
+			if m.CreateSucceeded {
 				n++
 			}
 		}
@@ -454,9 +476,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// isReady reports whether mg's Ready condition is True.
-func isReady(mg resource.Managed) bool {
-	return mg.GetCondition(xpv1.TypeReady).Status == corev1.ConditionTrue
 }

@@ -8,19 +8,22 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/demo"
 	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/demo"
 	"github.com/intentjournal/intentjournal/internal/tabular"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // demoOptions are the options of `demo`.
 type demoOptions struct {
-	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind (env DEMO_N)."`
+	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces) or v1, the legacy line, cluster-scoped (env DEMO_LINE)."`
+	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: adapter/upjetv2/internal/provider/crds for v2 (required); v1's are built in."`
+	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind, spread over the line's namespaces (env DEMO_N)."`
 	CreateLatency    time.Duration `name:"create-latency" default:"0s" help:"The fake cloud's create latency until the kill; 0 picks one long enough for every create to be in flight at SIGKILL."`
 	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on."`
 	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer."`
@@ -28,8 +31,8 @@ type demoOptions struct {
 	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
 	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in both runs, e.g. --provider-arg=--poll=1m; repeatable."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
-	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal)."`
-	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The provider-fakecloud binary (default: provider-fakecloud beside intentjournal)."`
+	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
+	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider-fakecloud binary (default: provider-fakecloud-LINE beside intentjournal-dev)."`
 	Assets           string        `name:"assets" env:"KUBEBUILDER_ASSETS" placeholder:"DIR" help:"Directory holding kube-apiserver and etcd (env KUBEBUILDER_ASSETS; see hack/tools.sh env)."`
 	Orphans          string        `name:"orphans" default:"orphans.json" placeholder:"FILE" help:"Where to write the wrapped run's orphan report."`
 	WorkDir          string        `name:"work-dir" placeholder:"DIR" help:"Where to make the runs' temporary directories (default: the system's)."`
@@ -52,7 +55,8 @@ func (o *demoOptions) Help() string {
 	return "Runs the crash-and-recover demonstration twice, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
 		"creates RecordSets and Networks, SIGKILLs provider-fakecloud while their creates are in flight, restarts it and measures " +
 		"409s, stuck managed resources, duplicate cloud objects, orphans reported against orphans present and the time to converge. " +
-		"The first run uses the provider as upjet generates it, the second the provider with --journal. `make demo` builds what it needs and runs this.\n\n" +
+		"The first run uses the provider as upjet generates it, the second the provider with --journal. " +
+		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. `make demo` builds what it needs and runs this.\n\n" +
 		"Exit codes: 0 the wrapped run left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error."
 }
 
@@ -74,7 +78,14 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	if o.log == nil {
 		o.log = zap.NewNop()
 	}
-	bins, err := demoBinaries(o)
+	line, err := demo.LineFor(demo.LineName(o.Line))
+	if err != nil {
+		return nil, cli.UsageError("--line: %w", err)
+	}
+	if o.CRDs == "" && line.EmbeddedCRDs == nil {
+		return nil, cli.UsageError("the %s line needs --crds DIR: its CRD manifests are in its module, %s", line, line.CRDDir)
+	}
+	bins, err := demoBinaries(o, line)
 	if err != nil {
 		return nil, err
 	}
@@ -86,6 +97,8 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	}
 	start := time.Now()
 	results, err := demo.Run(ctx, demo.Options{
+		Line:             line,
+		CRDDir:           o.CRDs,
 		Binaries:         bins,
 		AssetsDir:        o.Assets,
 		PerKind:          o.PerKind,
@@ -104,7 +117,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.log.Info("Demo finished", zap.Duration("took", time.Since(start).Round(time.Second)))
+	o.log.Info("Demo finished", zap.String("line", o.Line), zap.Duration("took", time.Since(start).Round(time.Second)))
 	return results, nil
 }
 
@@ -142,9 +155,10 @@ func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 	return nil
 }
 
-// demoBinaries resolves the fake cloud and provider binaries, by default
-// beside the running executable, where hack/demo.sh builds them.
-func demoBinaries(o demoOptions) (demo.Binaries, error) {
+// demoBinaries resolves the fake cloud and the line's provider binaries, by
+// default beside the running executable: fakecloud and
+// provider-fakecloud-LINE.
+func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
 	b := demo.Binaries{FakeCloud: o.FakeCloudBin, Provider: o.ProviderBin}
 	if b.FakeCloud == "" || b.Provider == "" {
 		self, err := os.Executable()
@@ -156,7 +170,7 @@ func demoBinaries(o demoOptions) (demo.Binaries, error) {
 			b.FakeCloud = filepath.Join(dir, "fakecloud")
 		}
 		if b.Provider == "" {
-			b.Provider = filepath.Join(dir, "provider-fakecloud")
+			b.Provider = filepath.Join(dir, "provider-fakecloud-"+string(line.Name))
 		}
 	}
 	for flag, path := range map[string]string{"--fakecloud-bin": b.FakeCloud, "--provider-bin": b.Provider} {
@@ -171,8 +185,8 @@ func demoBinaries(o demoOptions) (demo.Binaries, error) {
 func writeDemoTable(out io.Writer, results []demo.Result) error {
 	if len(results) > 0 {
 		r := results[0]
-		fmt.Fprintf(out, "crash-and-recover: %d RecordSets + %d Networks per run; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once\n\n",
-			r.PerKind, r.PerKind, r.CreateLatency, r.RestartLatency)
+		fmt.Fprintf(out, "crash-and-recover, %s: %d RecordSets + %d Networks per run; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once\n\n",
+			lineSummary(r.Line), r.PerKind, r.PerKind, r.CreateLatency, r.RestartLatency)
 	}
 	t := tabular.New(out, "RUN", "MRS", "IN FLIGHT AT KILL", "409S AFTER RESTART", "MRS STUCK", "DUPLICATE CLOUD OBJECTS", "ORPHANS REPORTED/PRESENT", "TIME TO CONVERGE")
 	for _, r := range results {
@@ -207,4 +221,17 @@ func stuck(r demo.Result) string {
 		return strconv.Itoa(r.Stuck)
 	}
 	return fmt.Sprintf("%d (+%d paused)", r.Stuck, r.Paused)
+}
+
+// lineSummary names the line and the scope of its managed resources, for
+// the table's heading.
+func lineSummary(name demo.LineName) string {
+	l, err := demo.LineFor(name)
+	if err != nil {
+		return "line " + string(name)
+	}
+	if l.Namespaced() {
+		return fmt.Sprintf("line %s, namespaced (%s in %s)", l, l.Group, strings.Join(l.Namespaces, ", "))
+	}
+	return fmt.Sprintf("line %s, cluster-scoped (%s)", l, l.Group)
 }

@@ -4,37 +4,33 @@ import (
 	"testing"
 	"time"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// mr returns a RecordSet MR called name, bound to externalName when set.
-func mr(name, externalName string, ready, paused bool) resource.Managed {
-	mg := newRecordSet(0)
-	mg.SetName(name)
-	if externalName != "" {
-		meta.SetExternalName(mg, externalName)
+// mr returns a managed resource of kind in namespace ns (empty: cluster
+// scope) called name, bound to externalName when set.
+func mr(kind, ns, name, externalName string, ready, paused bool) managed {
+	return managed{
+		Ref:          journal.ResourceRef{APIVersion: "fakecloud.m.intentjournal.io/v1alpha1", Kind: kind, Namespace: ns, Name: name, UID: "uid-" + ns + "-" + name},
+		ExternalName: externalName, CreateSucceeded: true, Ready: ready, Paused: paused,
 	}
-	if ready {
-		mg.SetConditions(xpv1.Available())
-	}
-	if paused {
-		meta.AddAnnotations(mg, map[string]string{meta.AnnotationKeyReconciliationPaused: "true"})
-	}
-	return mg
 }
 
 func rs(id, mrName string) fakecloud.RecordSet {
-	return fakecloud.RecordSet{ID: id, Tags: map[string]string{tagName: mrName}}
+	return fakecloud.RecordSet{ID: id, Tags: map[string]string{recovery.TagCrossplaneName: mrName}}
 }
 
-func net(id, mrName string) fakecloud.Network {
-	return fakecloud.Network{ID: id, Tags: map[string]string{tagName: mrName}}
+func net(id, mrName string, ns ...string) fakecloud.Network {
+	tags := map[string]string{recovery.TagCrossplaneName: mrName}
+	for _, n := range ns {
+		tags[recovery.TagCrossplaneNamespace] = n
+	}
+	return fakecloud.Network{ID: id, Tags: tags}
 }
 
 // TestMeasure checks the measurements of a run against hand-built MRs and
@@ -43,18 +39,19 @@ func TestMeasure(t *testing.T) {
 	type want struct {
 		inFlight                    int
 		ready, paused, stuck, dupes int
-		unbound                     []string
+		unbound                     []Orphan
 		conflicts                   int64
 	}
+	ref := func(kind, ns, name string) journal.ResourceRef { return mr(kind, ns, name, "", false, false).Ref }
 	cases := map[string]struct {
 		reason string
-		mrs    []resource.Managed
+		mrs    []managed
 		stats  fakecloud.Stats
 		want   want
 	}{
 		"Clean": {
 			reason: "Every object bound to its Ready MR: nothing to report.",
-			mrs:    []resource.Managed{mr("a", "rs-1", true, false), mr("b", "net-1", true, false)},
+			mrs:    []managed{mr("RecordSet", "", "a", "rs-1", true, false), mr("Network", "", "b", "net-1", true, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
 				RecordSets: []fakecloud.RecordSet{rs("rs-1", "a")},
 				Networks:   []fakecloud.Network{net("net-1", "b")},
@@ -63,7 +60,7 @@ func TestMeasure(t *testing.T) {
 		},
 		"UnwrappedAfterCrash": {
 			reason: "A RecordSet stuck on 409 leaves its object unbound; a Network created twice leaves its first copy unbound.",
-			mrs:    []resource.Managed{mr("a", "", false, false), mr("b", "net-2", true, false)},
+			mrs:    []managed{mr("RecordSet", "", "a", "", false, false), mr("Network", "", "b", "net-2", true, false)},
 			stats: fakecloud.Stats{
 				Kinds: map[string]fakecloud.KindStats{"recordsets": {Conflicts: 3}, "networks": {}},
 				Objects: fakecloud.StatsObjects{
@@ -71,21 +68,40 @@ func TestMeasure(t *testing.T) {
 					Networks:   []fakecloud.Network{net("net-1", "b"), net("net-2", "b")},
 				},
 			},
-			want: want{inFlight: 1, ready: 1, stuck: 1, dupes: 1, unbound: []string{"net-1", "rs-1"}, conflicts: 3},
+			want: want{inFlight: 1, ready: 1, stuck: 1, dupes: 1, conflicts: 3, unbound: []Orphan{
+				{ID: "net-1", Kind: "Network", Resource: ref("Network", "", "b")},
+				{ID: "rs-1", Kind: "RecordSet", Resource: ref("RecordSet", "", "a")},
+			}},
 		},
 		"Paused": {
 			reason: "A paused MR that is not Ready counts as paused, not stuck.",
-			mrs:    []resource.Managed{mr("a", "", false, true)},
+			mrs:    []managed{mr("RecordSet", "", "a", "", false, true)},
 			want:   want{paused: 1},
 		},
 		"SameNameAcrossKinds": {
 			reason: "A RecordSet and a Network may share a name: one object of each kind is no duplicate.",
-			mrs:    []resource.Managed{mr("x", "rs-1", true, false)},
+			mrs:    []managed{mr("RecordSet", "", "x", "rs-1", true, false), mr("Network", "", "x", "", false, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
 				RecordSets: []fakecloud.RecordSet{rs("rs-1", "x")},
 				Networks:   []fakecloud.Network{net("net-1", "x")},
 			}},
-			want: want{ready: 1, unbound: []string{"net-1"}},
+			want: want{inFlight: 1, ready: 1, stuck: 1, unbound: []Orphan{{ID: "net-1", Kind: "Network", Resource: ref("Network", "", "x")}}},
+		},
+		"SameNameAcrossNamespaces": {
+			reason: "team-a/n and team-b/n, tagged without a namespace as upjet v2.3.0 tags them: two objects are no duplicate; one unbound object is one create in flight, not two, and belongs to the MR with no external name.",
+			mrs:    []managed{mr("Network", "team-a", "n", "net-1", true, false), mr("Network", "team-b", "n", "", false, false)},
+			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
+				Networks: []fakecloud.Network{net("net-1", "n"), net("net-2", "n")},
+			}},
+			want: want{inFlight: 1, ready: 1, stuck: 1, unbound: []Orphan{{ID: "net-2", Kind: "Network", Resource: ref("Network", "team-b", "n")}}},
+		},
+		"SameNameAcrossNamespacesTagged": {
+			reason: "The wrapped provider tags the namespace: an unbound object names its own MR, not the first same-named one; a third object is a duplicate.",
+			mrs:    []managed{mr("Network", "team-a", "n", "net-1", true, false), mr("Network", "team-b", "n", "net-2", true, false)},
+			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
+				Networks: []fakecloud.Network{net("net-1", "n", "team-a"), net("net-2", "n", "team-b"), net("net-3", "n", "team-b")},
+			}},
+			want: want{ready: 2, dupes: 1, unbound: []Orphan{{ID: "net-3", Kind: "Network", Resource: ref("Network", "team-b", "n")}}},
 		},
 	}
 	for name, tc := range cases {
@@ -93,10 +109,10 @@ func TestMeasure(t *testing.T) {
 			var got want
 			got.inFlight = inFlight(tc.mrs, tc.stats)
 			got.ready, got.paused, got.stuck = states(tc.mrs)
-			got.dupes = duplicates(tc.stats)
+			got.dupes = duplicates(tc.mrs, tc.stats)
 			got.unbound = unbound(tc.mrs, tc.stats)
 			got.conflicts = conflicts(tc.stats)
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{}), cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})

@@ -3,11 +3,14 @@ package demo
 import (
 	"time"
 
+	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // Result is what one run measured.
 type Result struct {
+	// Line is the crossplane line of the provider.
+	Line LineName
 	Mode Mode
 	// Available is false when the provider binary has no --journal flag, so
 	// the wrapped run could not happen; the other fields are then zero.
@@ -32,6 +35,8 @@ type Result struct {
 	// OrphansPresent are the IDs of cloud objects bound to no MR: no MR's
 	// crossplane.io/external-name names them.
 	OrphansPresent []string
+	// Unbound are those objects, each with the MR its tags name.
+	Unbound []Orphan
 	// OrphansReported are the IDs the recovery report lists as orphans.
 	OrphansReported []string
 	// ReportSource says where OrphansReported came from: "recovery report",
@@ -49,6 +54,16 @@ type Result struct {
 	Report *recovery.Report
 	// Dir is the run's directory when Options.Keep is set.
 	Dir string
+}
+
+// Orphan is a cloud object that no MR's crossplane.io/external-name names.
+type Orphan struct {
+	ID string
+	// Kind is the object's kind, RecordSet or Network.
+	Kind string
+	// Resource is the MR whose kind and name the object's crossplane tags
+	// carry (see ownerOf); zero when no MR matches.
+	Resource journal.ResourceRef
 }
 
 // Total returns how many MRs the run created.

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestLinksNoTestBed checks that the operator binary links no test double:
+// neither the fake cloud (its process, finders, CRDs) nor the demo, which
+// live in the development build, internal/cmd/intentjournal-dev.
+func TestLinksNoTestBed(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("cannot find the go command: %v", err)
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, forbidden := range []string{
+		"github.com/intentjournal/intentjournal/internal/fakecloud",
+		"github.com/intentjournal/intentjournal/internal/demo",
+		"github.com/intentjournal/intentjournal/internal/testbed",
+		"github.com/intentjournal/intentjournal/internal/testenv",
+	} {
+		for _, pkg := range strings.Fields(string(out)) {
+			if pkg == forbidden || strings.HasPrefix(pkg, forbidden+"/") {
+				t.Errorf("cmd/intentjournal links %s; the operator binary must link no test bed part", pkg)
+			}
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package demo
+
+import (
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// managed is what the demo reads of a managed resource, the same on both
+// crossplane lines: the annotations and the Ready condition keep their
+// names from crossplane-runtime v1 to v2.
+type managed struct {
+	Ref          journal.ResourceRef
+	ExternalName string
+	// CreateSucceeded is true once crossplane-runtime recorded
+	// external-create-succeeded: the asynchronous create is dispatched.
+	CreateSucceeded bool
+	Ready, Paused   bool
+}
+
+// key returns the kind and name of m: what upjet's crossplane-kind and
+// crossplane-name tags say of the objects m's creates make. Same-named MRs
+// of two namespaces share it, because upjet v2.3.0's tagger writes no
+// crossplane-namespace tag.
+func (m managed) key() objectKey { return objectKey{Kind: m.Ref.Kind, Name: m.Ref.Name} }
+
+// objectKey is a kind and an MR name.
+type objectKey struct{ Kind, Name string }
+
+// managedOf reads u, a managed resource of either line.
+func managedOf(u *unstructured.Unstructured) managed {
+	a := u.GetAnnotations()
+	return managed{
+		Ref: journal.ResourceRef{
+			APIVersion: u.GetAPIVersion(), Kind: u.GetKind(),
+			Namespace: u.GetNamespace(), Name: u.GetName(), UID: string(u.GetUID()),
+		},
+		ExternalName:    a[recovery.AnnotationExternalName],
+		CreateSucceeded: a[recovery.AnnotationExternalCreateSucceed] != "",
+		Ready:           conditionTrue(u, "Ready"),
+		Paused:          a[recovery.AnnotationPaused] == "true",
+	}
+}
+
+// conditionTrue reports whether u's status condition of type t is True.
+func conditionTrue(u *unstructured.Unstructured, t string) bool {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, ok := c.(map[string]any)
+		if ok && m["type"] == t {
+			return m["status"] == "True"
+		}
+	}
+	return false
+}
