@@ -37,6 +37,7 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/clients"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/config"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	controllercluster "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
@@ -231,7 +232,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			},
 			Provider:              provider,
 			OperationTrackerStore: tjcontroller.NewOperationStore(log),
-			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New()),
+			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
 		}
 		if o.enableManagementPolicies {
 			opts.Features.Enable(feature.EnableBetaManagementPolicies)
