@@ -37,9 +37,9 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/clients"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/config"
-	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	controllercluster "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 )
 
