@@ -3,11 +3,11 @@ package testbed
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -17,7 +17,8 @@ import (
 // scopes in flight, and MRs of the same names in two namespaces. After the
 // restart every MR must be Ready and bound to the one cloud object its
 // create made, with no duplicate and no 409 after the restart, and the
-// recovery report must account for every in-flight create.
+// recovery report must account for every in-flight create. Addresses go
+// through upjet's framework connector, wrapped like the SDK kinds.
 //
 // The Deterministic row sets crossplane-runtime's
 // WithDeterministicExternalName. Under it the managed reconciler does not
@@ -46,7 +47,7 @@ func TestWrappedProviderCrash(t *testing.T) {
 			cl, fc, prov := tb.Cluster, tb.FakeCloud, tb.Provider
 
 			createResources(t, cl)
-			all := append(append([]func() resource.ManagedList{}, recordSets...), networks...)
+			all := allKinds()
 			Eventually(t, time.Minute, 50*time.Millisecond, "every async create to be dispatched", func() (bool, error) {
 				for _, mg := range listAll(t, cl, all) {
 					if meta.GetExternalCreateSucceeded(mg).IsZero() {
@@ -66,33 +67,38 @@ func TestWrappedProviderCrash(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("at SIGKILL: %d of %d creates in flight (%d namespaced)", inFlight, 2*perKind, namespaced)
+			t.Logf("at SIGKILL: %d of %d creates in flight (%d namespaced)", inFlight, totalMRs, namespaced)
 			if namespaced == 0 || inFlight == namespaced {
 				t.Fatalf("creates of both scopes must be in flight at SIGKILL for the test to show anything")
 			}
 			Eventually(t, 2*createLatency, 100*time.Millisecond, "the fake cloud to commit every create", func() (bool, error) {
 				s := fc.Stats(t)
-				return s.Kinds["recordsets"].Creates == perKind && s.Kinds["networks"].Creates == perKind, nil
+				return s.Kinds["recordsets"].Creates == perKind && s.Kinds["networks"].Creates == perKind &&
+					s.Kinds["addresses"].Creates == perAddress, nil
 			})
 			conflictsAtRestart := fc.Stats(t).Kinds["recordsets"].Conflicts
 
 			prov.Restart()
 			WaitReady(t, cl, 3*time.Minute, perKind, recordSets...)
 			WaitReady(t, cl, 3*time.Minute, perKind, networks...)
+			WaitReady(t, cl, 3*time.Minute, perAddress, addresses...)
 			converged := time.Since(killedAt).Round(time.Second)
 
 			s := fc.Stats(t)
-			for _, kind := range []string{"recordsets", "networks"} {
-				if k := s.Kinds[kind]; k.Creates != perKind || k.Live != perKind {
-					t.Errorf("%s: %d creates, %d live; want %d and %d: no create may run twice", kind, k.Creates, k.Live, perKind, perKind)
+			duplicates := int64(0)
+			for kind, want := range map[string]int64{"recordsets": perKind, "networks": perKind, "addresses": perAddress} {
+				k := s.Kinds[kind]
+				if k.Creates != want || k.Live != want {
+					t.Errorf("%s: %d creates, %d live; want %d and %d: no create may run twice", kind, k.Creates, k.Live, want, want)
 				}
+				duplicates += k.Creates - want
 			}
 			conflicts := s.Kinds["recordsets"].Conflicts - conflictsAtRestart
 			if conflicts != 0 {
 				t.Errorf("%d RecordSet 409s after the restart, want 0", conflicts)
 			}
 			mrs := listAll(t, cl, all)
-			byMR := idsByMR(mrs, append(cloudRecordSets(s), cloudNetworks(s)...))
+			byMR := idsByMR(mrs, slices.Concat(cloudRecordSets(s), cloudNetworks(s), cloudAddresses(s)))
 			unbound := 0
 			for _, mg := range mrs {
 				ids := byMR[scopeKey(mg)]
@@ -114,8 +120,7 @@ func TestWrappedProviderCrash(t *testing.T) {
 			}
 			t.Logf("%s: converged %s after SIGKILL; %d creates in flight at the kill; recovery adopted %d, cleared %d; "+
 				"409s after restart %d; duplicates %d; unbound %d",
-				tc.name, converged, inFlight, rep.Summary.Adopted, rep.Summary.Cleared, conflicts,
-				s.Kinds["networks"].Creates-perKind+s.Kinds["recordsets"].Creates-perKind, unbound)
+				tc.name, converged, inFlight, rep.Summary.Adopted, rep.Summary.Cleared, conflicts, duplicates, unbound)
 			if rep.Summary.Adopted != inFlight {
 				t.Errorf("the recovery pass adopted %d, want every one of the %d creates in flight at the kill", rep.Summary.Adopted, inFlight)
 			}

@@ -131,6 +131,13 @@ func (a *address) Read(ctx context.Context, req resource.ReadRequest, resp *reso
 	if resp.Diagnostics.Append(req.State.Get(ctx, &m)...); resp.Diagnostics.HasError() {
 		return
 	}
+	// upjet's framework connector reads before every create, with the state
+	// it reconstructs from an MR that has no external name yet: an empty
+	// ID. A real provider's lookup answers "not found" there; so does this.
+	if m.ID.ValueString() == "" {
+		resp.State.RemoveResource(ctx)
+		return
+	}
 	out, err := a.client.GetAddress(ctx, m.ID.ValueString())
 	if errors.Is(err, fakecloud.ErrNotFound) {
 		resp.State.RemoveResource(ctx)
