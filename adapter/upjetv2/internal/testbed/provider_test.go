@@ -372,19 +372,19 @@ func TestProviderCrashDuringAsyncCreate(t *testing.T) {
 	t.Logf("all Networks and Addresses Ready %s after SIGKILL", time.Since(killedAt).Round(time.Second))
 	s := fc.Stats(t)
 	for _, k := range []struct {
-		kind     string
-		lists    []func() resource.ManagedList
-		objs     []cloudObject
-		inFlight map[string]bool
-		stats    fakecloud.KindStats
+		kind, plural string
+		lists        []func() resource.ManagedList
+		objs         []cloudObject
+		inFlight     map[string]bool
+		stats        fakecloud.KindStats
 	}{
-		{"Network", networks, cloudNetworks(s), netInFlight, s.Kinds["networks"]},
-		{"Address", addresses, cloudAddresses(s), addrInFlight, s.Kinds["addresses"]},
+		{"Network", "Networks", networks, cloudNetworks(s), netInFlight, s.Kinds["networks"]},
+		{"Address", "Addresses", addresses, cloudAddresses(s), addrInFlight, s.Kinds["addresses"]},
 	} {
 		mgs := listAll(t, cl, k.lists)
 		duplicated, orphans, namespacedDupes := countDuplicates(t, k.kind, mgs, k.objs, k.inFlight)
-		t.Logf("%ss: %d of %d duplicated (%d namespaced), %d orphaned copies bound to no MR; live=%d creates=%d",
-			k.kind, duplicated, len(mgs), namespacedDupes, orphans, k.stats.Live, k.stats.Creates)
+		t.Logf("%s: %d of %d duplicated (%d namespaced), %d orphaned copies bound to no MR; live=%d creates=%d",
+			k.plural, duplicated, len(mgs), namespacedDupes, orphans, k.stats.Live, k.stats.Creates)
 		if diff := cmp.Diff(len(k.inFlight), orphans); diff != "" {
 			t.Errorf("every in-flight %s should leave exactly one orphan; -want, +got:\n%s", k.kind, diff)
 		}
