@@ -3,8 +3,8 @@ package upjetv2
 import (
 	"testing"
 
-	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"

@@ -205,6 +205,7 @@ func addFrameworkResources(resources map[string]tfjsonSchema, fw fwprovider.Prov
 			if a.NestedType != nil || a.Type == nil {
 				return errors.Errorf("cannot convert attribute %q of framework resource %q: only typed attributes are supported", a.Name, name)
 			}
+			//lint:ignore SA1019 this is the type syntax of `terraform providers schema -json`, which the document reproduces; tftypes has no other encoder of it
 			t, err := a.Type.MarshalJSON()
 			if err != nil {
 				return errors.Wrapf(err, "cannot marshal the type of attribute %q of framework resource %q", a.Name, name)
