@@ -6,6 +6,7 @@ import (
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
+	"github.com/pkg/errors"
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -67,9 +68,12 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 	in := f.intent
 	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
 	if cerr == nil {
-		id := k.tfID(f)
-		if id == "" {
-			k.a.log.Warn("cannot settle a succeeded create now; Observe will", append(k.fields(in), zap.Error(errNoID))...)
+		id, err := k.tfID(f)
+		if err == nil && id == "" {
+			err = errNoID
+		}
+		if err != nil {
+			k.a.log.Warn("cannot settle a succeeded create now; Observe will", append(k.fields(in), zap.Error(err))...)
 			return
 		}
 		en, err := k.nameFromID(id)
@@ -106,14 +110,28 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 }
 
 // tfID reads the new resource's Terraform ID from upjet's operation
-// tracker, where the async create left its state.
-func (k *Kind) tfID(f *flight) string {
+// tracker, where the async create left its state: the plugin SDK's
+// InstanceState for an SDK resource, the "id" attribute of the framework
+// state for a terraform-plugin-framework resource (upjet's GetTfID reads
+// only the former). It returns "" when neither holds an ID.
+func (k *Kind) tfID(f *flight) (string, error) {
 	if k.store == nil {
-		return ""
+		return "", nil
 	}
 	tr, ok := f.mg.(ujresource.Terraformed)
 	if !ok {
-		return ""
+		return "", nil
 	}
-	return k.store.Tracker(tr).GetTfID()
+	t := k.store.Tracker(tr)
+	if id := t.GetTfID(); id != "" {
+		return id, nil
+	}
+	if !t.HasFrameworkTFState() {
+		return "", nil
+	}
+	id, err := frameworkStateID(t.GetFrameworkTFState())
+	if err != nil {
+		return "", errors.Wrap(err, "cannot read the Terraform ID from the framework state")
+	}
+	return id, nil
 }

@@ -250,6 +250,58 @@ func (c *Client) ListNetworks(ctx context.Context, f NetworkFilter) ([]Network, 
 	return out.Items, nil
 }
 
+// CreateAddress reserves an address; a.ID and a.CreatedAt are ignored.
+// Like CreateNetwork, every call that reaches the server reserves a new
+// address, so retrying after an ambiguous failure may leave a duplicate.
+func (c *Client) CreateAddress(ctx context.Context, a Address) (Address, error) {
+	var out Address
+	err := c.do(ctx, http.MethodPost, "/v1/addresses", nil, addressBody{Name: a.Name, Tags: a.Tags}, &out)
+	return out, err
+}
+
+// GetAddress returns the address with id, or an error matching ErrNotFound.
+func (c *Client) GetAddress(ctx context.Context, id string) (Address, error) {
+	var out Address
+	p, err := escapeID(id)
+	if err != nil {
+		return out, err
+	}
+	err = c.do(ctx, http.MethodGet, "/v1/addresses/"+p, nil, nil, &out)
+	return out, err
+}
+
+// UpdateAddress replaces the name and tags of the address a.ID.
+func (c *Client) UpdateAddress(ctx context.Context, a Address) (Address, error) {
+	var out Address
+	p, err := escapeID(a.ID)
+	if err != nil {
+		return out, err
+	}
+	err = c.do(ctx, http.MethodPut, "/v1/addresses/"+p, nil, addressBody{Name: a.Name, Tags: a.Tags}, &out)
+	return out, err
+}
+
+// DeleteAddress deletes the address with id, or returns an error matching
+// ErrNotFound.
+func (c *Client) DeleteAddress(ctx context.Context, id string) error {
+	p, err := escapeID(id)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, http.MethodDelete, "/v1/addresses/"+p, nil, nil, nil)
+}
+
+// ListAddresses returns the addresses f matches, oldest first.
+func (c *Client) ListAddresses(ctx context.Context, f AddressFilter) ([]Address, error) {
+	q := tagQuery(f.Tags)
+	setIf(q, "name", f.Name)
+	var out listBody[Address]
+	if err := c.do(ctx, http.MethodGet, "/v1/addresses", q, nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Items, nil
+}
+
 // Stats returns the server's counters and every live object. Stats is never
 // subject to injected faults.
 func (c *Client) Stats(ctx context.Context) (Stats, error) {

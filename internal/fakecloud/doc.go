@@ -10,7 +10,9 @@
 // `recordset "<name>" already exists in zone "<zone>"`. A Network is
 // ID-keyed, like an AWS VPC: nothing but its server-assigned ID is unique, so
 // a create repeated after a lost answer leaves a duplicate that only a tag
-// can find. IDs are "rs-" or "net-" and 16 random hex digits, never reused.
+// can find. An Address (a reserved IP address, like an AWS Elastic IP) is
+// ID-keyed the same way. IDs are "rs-", "net-" or "addr-" and 16 random hex
+// digits, never reused.
 //
 // # HTTP API
 //
@@ -21,6 +23,8 @@
 //	DELETE /v1/recordsets/{id}        → 204 | 404
 //	POST   /v1/networks               {"name","cidrBlock","tags"} → 201 object
 //	GET    /v1/networks?name=N&tag.K=V, GET|PUT|DELETE /v1/networks/{id}
+//	POST   /v1/addresses              {"name","tags"} → 201 object
+//	GET    /v1/addresses?name=N&tag.K=V, GET|PUT|DELETE /v1/addresses/{id}
 //	GET    /v1/stats                  counters per kind and every live object
 //	GET    /v1/faults, PUT /v1/faults the fault configuration
 //	GET    /healthz                   {"status":"ok"}
@@ -81,8 +85,8 @@
 //
 //	{"kinds":{"recordsets":{"creates","conflicts","live","deletes",
 //	                        "injectedErrors","injectedTimeouts","ambiguous"},
-//	          "networks":{...}},
-//	 "objects":{"recordsets":[...],"networks":[...]}}
+//	          "networks":{...},"addresses":{...}},
+//	 "objects":{"recordsets":[...],"networks":[...],"addresses":[...]}}
 //
 // creates counts successful creates (ambiguous ones included), conflicts
 // counts 409 answers. creates, conflicts and deletes survive a restart; the
@@ -98,7 +102,11 @@
 // header line and a JSON body:
 //
 //	fakecloud-state/1 <body length> <crc32c of the body, 8 hex digits>\n
-//	{"version":1,"recordsets":[...],"networks":[...],"counters":{...}}\n
+//	{"version":1,"recordsets":[...],"networks":[...],"addresses":[...],"counters":{...}}\n
+//
+// "addresses", and the addresses' counters, are written only when there is
+// something to write: a state without addresses is byte for byte what the
+// format was before addresses existed, so the version stays 1.
 //
 // Opening checks the header, length, checksum, JSON (unknown fields are
 // refused) and invariants (ID prefixes, unique IDs, unique zone and name).

@@ -12,12 +12,14 @@ import (
 const (
 	KindRecordSets = "recordsets"
 	KindNetworks   = "networks"
+	KindAddresses  = "addresses"
 )
 
 // ID prefixes of server-assigned identifiers.
 const (
 	recordSetIDPrefix = "rs-"
 	networkIDPrefix   = "net-"
+	addressIDPrefix   = "addr-"
 )
 
 // RecordSet is a DNS record set. Record sets are name-keyed: the pair (Zone,
@@ -46,6 +48,19 @@ type Network struct {
 	CreatedAt time.Time         `json:"createdAt"`
 }
 
+// Address is a reserved IP address, modelled on an AWS Elastic IP: like a
+// Network it is ID-keyed, so a repeated create silently reserves a second
+// address, and only a tag written at create time finds one a caller lost
+// track of. The server assigns ID ("addr-" and 16 hex digits). The test
+// beds serve it through a terraform-plugin-framework resource, where the
+// other kinds use the plugin SDK.
+type Address struct {
+	ID        string            `json:"id"`
+	Name      string            `json:"name"`
+	Tags      map[string]string `json:"tags"`
+	CreatedAt time.Time         `json:"createdAt"`
+}
+
 // RecordSetFilter selects record sets in a list call. Empty fields match
 // everything; set fields are ANDed. Every entry of Tags must be present with
 // an equal value.
@@ -57,6 +72,12 @@ type RecordSetFilter struct {
 
 // NetworkFilter selects networks in a list call, like RecordSetFilter.
 type NetworkFilter struct {
+	Name string
+	Tags map[string]string
+}
+
+// AddressFilter selects addresses in a list call, like RecordSetFilter.
+type AddressFilter struct {
 	Name string
 	Tags map[string]string
 }
@@ -108,11 +129,12 @@ func (s Stats) Total() KindStats {
 type StatsObjects struct {
 	RecordSets []RecordSet `json:"recordsets"`
 	Networks   []Network   `json:"networks"`
+	Addresses  []Address   `json:"addresses"`
 }
 
-// Object is a live object of either kind, as StatsObjects.All lists it.
+// Object is a live object of any kind, as StatsObjects.All lists it.
 type Object struct {
-	// Kind is the object's type: "RecordSet" or "Network".
+	// Kind is the object's type: "RecordSet", "Network" or "Address".
 	Kind string
 	ID   string
 	Tags map[string]string
@@ -120,15 +142,18 @@ type Object struct {
 	CreatedAt time.Time
 }
 
-// All lists every live object: the record sets, then the networks, each in
-// the order of Stats.
+// All lists every live object: the record sets, then the networks, then
+// the addresses, each in the order of Stats.
 func (o StatsObjects) All() []Object {
-	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks))
+	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks)+len(o.Addresses))
 	for _, r := range o.RecordSets {
 		out = append(out, Object{Kind: "RecordSet", ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
 	}
 	for _, n := range o.Networks {
 		out = append(out, Object{Kind: "Network", ID: n.ID, Tags: n.Tags, CreatedAt: n.CreatedAt})
+	}
+	for _, a := range o.Addresses {
+		out = append(out, Object{Kind: "Address", ID: a.ID, Tags: a.Tags, CreatedAt: a.CreatedAt})
 	}
 	return out
 }
@@ -217,6 +242,14 @@ func (n *Network) validate() error {
 	return validateTags(n.Tags)
 }
 
+// validate checks the fields a client may set on an address.
+func (a *Address) validate() error {
+	if err := validateName("name", a.Name); err != nil {
+		return err
+	}
+	return validateTags(a.Tags)
+}
+
 // normalize makes nil collections empty so that JSON answers always carry
 // [] and {} rather than null.
 func (r *RecordSet) normalize() {
@@ -234,6 +267,12 @@ func (n *Network) normalize() {
 	}
 }
 
+func (a *Address) normalize() {
+	if a.Tags == nil {
+		a.Tags = map[string]string{}
+	}
+}
+
 // clone returns a deep copy, so that callers never share maps or slices
 // with the store.
 func (r RecordSet) clone() RecordSet {
@@ -247,6 +286,12 @@ func (n Network) clone() Network {
 	n.Tags = maps.Clone(n.Tags)
 	n.normalize()
 	return n
+}
+
+func (a Address) clone() Address {
+	a.Tags = maps.Clone(a.Tags)
+	a.normalize()
+	return a
 }
 
 func tagsMatch(have, want map[string]string) bool {
@@ -266,4 +311,8 @@ func (f RecordSetFilter) match(r *RecordSet) bool {
 
 func (f NetworkFilter) match(n *Network) bool {
 	return (f.Name == "" || f.Name == n.Name) && tagsMatch(n.Tags, f.Tags)
+}
+
+func (f AddressFilter) match(a *Address) bool {
+	return (f.Name == "" || f.Name == a.Name) && tagsMatch(a.Tags, f.Tags)
 }

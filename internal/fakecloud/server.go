@@ -100,6 +100,12 @@ func (s *Server) routes() {
 	m.HandleFunc("PUT /v1/networks/{id}", s.faulty(KindNetworks, OpUpdate, s.updateNetwork))
 	m.HandleFunc("DELETE /v1/networks/{id}", s.faulty(KindNetworks, OpDelete, s.deleteNetwork))
 
+	m.HandleFunc("POST /v1/addresses", s.faulty(KindAddresses, OpCreate, s.createAddress))
+	m.HandleFunc("GET /v1/addresses", s.faulty(KindAddresses, OpRead, s.listAddresses))
+	m.HandleFunc("GET /v1/addresses/{id}", s.faulty(KindAddresses, OpRead, s.getAddress))
+	m.HandleFunc("PUT /v1/addresses/{id}", s.faulty(KindAddresses, OpUpdate, s.updateAddress))
+	m.HandleFunc("DELETE /v1/addresses/{id}", s.faulty(KindAddresses, OpDelete, s.deleteAddress))
+
 	m.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.store.Stats())
 	})
@@ -240,6 +246,14 @@ func (b networkBody) network() Network {
 	return Network{Name: b.Name, CIDRBlock: b.CIDRBlock, Tags: b.Tags}
 }
 
+// addressBody is the request body of POST and PUT on addresses.
+type addressBody struct {
+	Name string            `json:"name"`
+	Tags map[string]string `json:"tags"`
+}
+
+func (b addressBody) address() Address { return Address{Name: b.Name, Tags: b.Tags} }
+
 type listBody[T any] struct {
 	Items []T `json:"items"`
 }
@@ -314,6 +328,42 @@ func (s *Server) listNetworks(r *http.Request) (int, any, error) {
 	}
 	items := s.store.ListNetworks(NetworkFilter{Name: q["name"], Tags: tags})
 	return http.StatusOK, listBody[Network]{items}, nil
+}
+
+func (s *Server) createAddress(r *http.Request) (int, any, error) {
+	var b addressBody
+	if err := decodeBody(nil, r, &b); err != nil {
+		return 0, nil, err
+	}
+	a, err := s.store.CreateAddress(b.address())
+	return http.StatusCreated, a, err
+}
+
+func (s *Server) getAddress(r *http.Request) (int, any, error) {
+	a, err := s.store.GetAddress(r.PathValue("id"))
+	return http.StatusOK, a, err
+}
+
+func (s *Server) updateAddress(r *http.Request) (int, any, error) {
+	var b addressBody
+	if err := decodeBody(nil, r, &b); err != nil {
+		return 0, nil, err
+	}
+	a, err := s.store.UpdateAddress(r.PathValue("id"), b.address())
+	return http.StatusOK, a, err
+}
+
+func (s *Server) deleteAddress(r *http.Request) (int, any, error) {
+	return http.StatusNoContent, nil, s.store.DeleteAddress(r.PathValue("id"))
+}
+
+func (s *Server) listAddresses(r *http.Request) (int, any, error) {
+	q, tags, err := parseListQuery(r.URL.Query(), "name")
+	if err != nil {
+		return 0, nil, err
+	}
+	items := s.store.ListAddresses(AddressFilter{Name: q["name"], Tags: tags})
+	return http.StatusOK, listBody[Address]{items}, nil
 }
 
 // parseListQuery splits a list query into the named filters and the tag.K=V

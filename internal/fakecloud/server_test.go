@@ -152,6 +152,26 @@ func TestHandlers(t *testing.T) {
 			method: "GET", path: "/v1/recordsets?nmae=www",
 			want: want{400, `{"error":{"code":400,"message":"unknown query parameter \"nmae\"; want one of zone, name or tag.<key>"}}`},
 		},
+		"CreateAddress": {
+			reason: "An address create answers 201 with a server-assigned addr- ID.",
+			method: "POST", path: "/v1/addresses", body: `{"name":"eip","tags":{"crossplane-name":"eip-a"}}`,
+			want: want{201, `{"id":"addr-0000000000000005","name":"eip","tags":{"crossplane-name":"eip-a"},"createdAt":"2026-01-02T03:04:05Z"}`},
+		},
+		"CreateAddressNoName": {
+			reason: "An address needs a name.",
+			method: "POST", path: "/v1/addresses", body: `{"tags":{}}`,
+			want: want{400, `{"error":{"code":400,"message":"name is required"}}`},
+		},
+		"ListAddressesEmpty": {
+			reason: "A list of no addresses answers an empty list, not null.",
+			method: "GET", path: "/v1/addresses?tag.crossplane-name=eip-a",
+			want: want{200, `{"items":[]}`},
+		},
+		"GetAddressNotFound": {
+			reason: "A get of an unknown address answers 404.",
+			method: "GET", path: "/v1/addresses/addr-0000000000000009",
+			want: want{404, `{"error":{"code":404,"message":"address \"addr-0000000000000009\" not found"}}`},
+		},
 		"CreateNetworkDuplicate": {
 			reason: "Networks are ID-keyed: the same body again makes another network.",
 			method: "POST", path: "/v1/networks", body: `{"name":"vpc"}`,

@@ -30,10 +30,16 @@ const stateVersion = 1
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // stateDoc is the JSON body of a state file.
+//
+// Addresses came after version 1 was fixed. A state without addresses is
+// written exactly as before them (no "addresses" field, no "addresses"
+// counters), so that a server built before them still opens it; only a
+// state holding addresses, or counting some, carries them.
 type stateDoc struct {
 	Version    int                 `json:"version"`
 	RecordSets []RecordSet         `json:"recordsets"`
 	Networks   []Network           `json:"networks"`
+	Addresses  []Address           `json:"addresses,omitempty"`
 	Counters   map[string]counters `json:"counters"`
 }
 
@@ -65,6 +71,9 @@ func (s *Store) load() error {
 	for i := range doc.Networks {
 		s.networks.add(s, doc.Networks[i].clone())
 	}
+	for i := range doc.Addresses {
+		s.addresses.add(s, doc.Addresses[i].clone())
+	}
 	for k, c := range doc.Counters {
 		if _, ok := s.counters[k]; ok {
 			c := c
@@ -72,7 +81,8 @@ func (s *Store) load() error {
 		}
 	}
 	s.log.Info("Loaded state file", zap.String("state-file", s.path),
-		zap.Int("recordsets", len(s.recordSets)), zap.Int("networks", len(s.networks)), zap.Int("bytes", len(data)))
+		zap.Int("recordsets", len(s.recordSets)), zap.Int("networks", len(s.networks)),
+		zap.Int("addresses", len(s.addresses)), zap.Int("bytes", len(data)))
 	return nil
 }
 
@@ -155,6 +165,15 @@ func decodeState(data []byte) (*stateDoc, error) {
 		}
 		ids[n.ID] = true
 	}
+	for _, a := range doc.Addresses {
+		if !strings.HasPrefix(a.ID, addressIDPrefix) || ids[a.ID] {
+			return nil, fmt.Errorf("address ID %q is malformed or repeated", a.ID)
+		}
+		if err := a.validate(); err != nil {
+			return nil, fmt.Errorf("address %s: %w", a.ID, err)
+		}
+		ids[a.ID] = true
+	}
 	return &doc, nil
 }
 
@@ -171,6 +190,7 @@ type snapshotDoc struct {
 	Version    int                 `json:"version"`
 	RecordSets []*RecordSet        `json:"recordsets"`
 	Networks   []*Network          `json:"networks"`
+	Addresses  []*Address          `json:"addresses,omitempty"`
 	Counters   map[string]counters `json:"counters"`
 }
 
@@ -180,9 +200,13 @@ func (s *Store) snapshot() ([]byte, error) {
 		Version:    stateVersion,
 		RecordSets: s.recordSets.sorted(),
 		Networks:   s.networks.sorted(),
+		Addresses:  s.addresses.sorted(),
 		Counters:   map[string]counters{},
 	}
 	for k, c := range s.counters {
+		if k == KindAddresses && *c == (counters{}) {
+			continue // see stateDoc: written as before addresses existed
+		}
 		doc.Counters[k] = *c
 	}
 	body, err := json.Marshal(doc)

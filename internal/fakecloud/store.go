@@ -63,6 +63,7 @@ type Store struct {
 	gen        uint64 // incremented by every mutation
 	recordSets table[RecordSet, *RecordSet]
 	networks   table[Network, *Network]
+	addresses  table[Address, *Address]
 	byKey      map[zoneName]string // the natural keys of keyed tables, to IDs
 	counters   map[string]*counters
 
@@ -87,9 +88,10 @@ func OpenStore(path string, opts ...StoreOption) (*Store, error) {
 		newID:      randomID,
 		recordSets: table[RecordSet, *RecordSet]{},
 		networks:   table[Network, *Network]{},
+		addresses:  table[Address, *Address]{},
 		byKey:      map[zoneName]string{},
-		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}},
-		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}},
+		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}},
+		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}},
 	}
 	for _, o := range opts {
 		o(s)
@@ -141,7 +143,8 @@ func (s *Store) unusedID(prefix string) (string, error) {
 		}
 		_, rs := s.recordSets[id]
 		_, net := s.networks[id]
-		if !rs && !net {
+		_, addr := s.addresses[id]
+		if !rs && !net && !addr {
 			return id, nil
 		}
 	}
@@ -309,6 +312,43 @@ func (s *Store) ListNetworks(f NetworkFilter) []Network {
 
 func (s *Store) listNetworks(f NetworkFilter) []Network { return s.networks.list(f.match) }
 
+// CreateAddress stores a new address and returns it with its ID and
+// CreatedAt set; in.ID and in.CreatedAt are ignored. Like networks,
+// addresses are never duplicates of each other: each call reserves a new
+// one. When CreateAddress returns nil the address is on disk.
+func (s *Store) CreateAddress(in Address) (Address, error) {
+	return create(s, s.addresses, in)
+}
+
+// GetAddress returns the address with id, or ErrNotFound.
+func (s *Store) GetAddress(id string) (Address, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.addresses.get(id)
+}
+
+// UpdateAddress replaces the name and tags of the address with id.
+func (s *Store) UpdateAddress(id string, in Address) (Address, error) {
+	in = in.clone()
+	if err := in.validate(); err != nil {
+		return Address{}, err
+	}
+	return update(s, s.addresses, id, func(next Address) (Address, error) {
+		next.Name, next.Tags = in.Name, in.Tags
+		return next, nil
+	})
+}
+
+// DeleteAddress deletes the address with id, or returns ErrNotFound.
+func (s *Store) DeleteAddress(id string) error { return remove(s, s.addresses, id) }
+
+// ListAddresses returns the addresses f matches, oldest first.
+func (s *Store) ListAddresses(f AddressFilter) []Address {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.addresses.list(f.match)
+}
+
 // noteInjected counts an injected fault for kind; fault is one of
 // "error", "timeout" and "ambiguous".
 func (s *Store) noteInjected(kind, fault string) {
@@ -335,9 +375,10 @@ func (s *Store) Stats() Stats {
 		Objects: StatsObjects{
 			RecordSets: s.listRecordSets(RecordSetFilter{}),
 			Networks:   s.listNetworks(NetworkFilter{}),
+			Addresses:  s.addresses.list(AddressFilter{}.match),
 		},
 	}
-	live := map[string]int{KindRecordSets: len(s.recordSets), KindNetworks: len(s.networks)}
+	live := map[string]int{KindRecordSets: len(s.recordSets), KindNetworks: len(s.networks), KindAddresses: len(s.addresses)}
 	for k, c := range s.counters {
 		inj := s.injected[k]
 		st.Kinds[k] = KindStats{

@@ -63,7 +63,7 @@ func TestStoreConcurrentCreates(t *testing.T) {
 	for k, v := range st.Kinds {
 		got[k] = [3]int64{v.Creates, v.Conflicts, v.Live}
 	}
-	want := map[string][3]int64{KindRecordSets: {1, n - 1, 1}, KindNetworks: {n / 2, 0, n / 2}}
+	want := map[string][3]int64{KindRecordSets: {1, n - 1, 1}, KindNetworks: {n / 2, 0, n / 2}, KindAddresses: {}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Concurrent creates of one name must yield one record set and n-1 conflicts; -want, +got [creates conflicts live]:\n%s", diff)
 	}
@@ -93,26 +93,26 @@ func TestStoreBulkCreate(t *testing.T) {
 			reason: "A valid batch is created at once.",
 			rss:    []RecordSet{rs("a"), rs("b")},
 			nets:   []Network{{Name: "n"}, {Name: "n"}},
-			want:   map[string]KindStats{KindRecordSets: {Creates: 3, Live: 3}, KindNetworks: {Creates: 2, Live: 2}},
+			want:   map[string]KindStats{KindRecordSets: {Creates: 3, Live: 3}, KindNetworks: {Creates: 2, Live: 2}, KindAddresses: {}},
 		},
 		"ConflictWithExisting": {
 			reason:  "A record set that exists fails the whole batch.",
 			rss:     []RecordSet{rs("a"), rs("www")},
 			nets:    []Network{{Name: "n"}},
 			wantErr: ErrConflict,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
 		},
 		"ConflictInBatch": {
 			reason:  "A record set repeated in the batch fails the whole batch.",
 			rss:     []RecordSet{rs("a"), rs("a")},
 			wantErr: ErrConflict,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
 		},
 		"Invalid": {
 			reason:  "An invalid object fails the whole batch.",
 			nets:    []Network{{Name: "n"}, {Name: ""}},
 			wantErr: ErrInvalid,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
 		},
 	}
 	for name, tc := range cases {
@@ -129,5 +129,41 @@ func TestStoreBulkCreate(t *testing.T) {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
 			}
 		})
+	}
+}
+
+// TestStoreAddresses pins what makes an Address the ID-keyed kind the
+// framework test beds need: a repeated create reserves a second address,
+// and only a tag finds the one a caller lost.
+func TestStoreAddresses(t *testing.T) {
+	s := newTestStore(t)
+	tags := map[string]string{"crossplane-name": "eip-a"}
+	first, err := s.CreateAddress(Address{Name: "eip", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := s.CreateAddress(Address{Name: "eip", Tags: tags})
+	if err != nil {
+		t.Fatalf("A repeated create must reserve another address, not conflict: %v", err)
+	}
+	if _, err := s.CreateAddress(Address{Name: "eip", Tags: map[string]string{"crossplane-name": "eip-b"}}); err != nil {
+		t.Fatal(err)
+	}
+	got := s.ListAddresses(AddressFilter{Tags: tags})
+	if diff := cmp.Diff([]Address{first, second}, got); diff != "" {
+		t.Errorf("A tag lookup must find both copies; -want, +got:\n%s", diff)
+	}
+	if _, err := s.UpdateAddress(first.ID, Address{Name: ""}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("UpdateAddress without a name: got %v, want ErrInvalid", err)
+	}
+	if err := s.DeleteAddress(second.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.GetAddress(second.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("GetAddress after delete: got %v, want ErrNotFound", err)
+	}
+	want := KindStats{Creates: 3, Live: 2, Deletes: 1}
+	if diff := cmp.Diff(want, s.Stats().Kinds[KindAddresses]); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
 	}
 }

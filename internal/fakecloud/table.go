@@ -166,7 +166,7 @@ func remove[T any, P row[T]](s *Store, t table[T, P], id string) error {
 	})
 }
 
-// RecordSet and Network as table rows.
+// RecordSet, Network and Address as table rows.
 
 func (*RecordSet) kind() string                    { return KindRecordSets }
 func (*RecordSet) noun() string                    { return "recordset" }
@@ -183,3 +183,9 @@ func (*Network) noun() string                    { return "network" }
 func (*Network) idPrefix() string                { return networkIDPrefix }
 func (n *Network) identity() (string, time.Time) { return n.ID, n.CreatedAt }
 func (n *Network) stamp(id string, at time.Time) { n.ID, n.CreatedAt = id, at }
+
+func (*Address) kind() string                    { return KindAddresses }
+func (*Address) noun() string                    { return "address" }
+func (*Address) idPrefix() string                { return addressIDPrefix }
+func (a *Address) identity() (string, time.Time) { return a.ID, a.CreatedAt }
+func (a *Address) stamp(id string, at time.Time) { a.ID, a.CreatedAt = id, at }

@@ -17,6 +17,10 @@ type MRWrites struct {
 	Seq       []string // verb[/status]:code, in order
 }
 
+// mrResources are the API resources (plurals) of the fake cloud's managed
+// kinds, whose writes CountWrites counts.
+var mrResources = map[string]bool{"recordsets": true, "networks": true, "addresses": true}
+
 // CountWrites counts the API writes the provider logged (--log-api-writes)
 // to the MRs called names (unique across scopes), their status included:
 // all requests, and per MR.
@@ -45,7 +49,7 @@ func CountWrites(t testing.TB, logPath string, names []string) (int, map[string]
 			continue
 		}
 		parts := strings.Split(strings.TrimSuffix(l.Path, "/status"), "/")
-		if len(parts) < 2 || (parts[len(parts)-2] != "recordsets" && parts[len(parts)-2] != "networks") {
+		if len(parts) < 2 || !mrResources[parts[len(parts)-2]] {
 			continue
 		}
 		w, ok := per[parts[len(parts)-1]]

@@ -3,7 +3,9 @@
 // unique by zone and name, like a GCP DNS RecordSet) and a tag finder
 // (Network, ID-keyed with tags, like an AWS VPC). Each serves its kind in
 // both of provider-fakecloud's API groups: the cluster-scoped Group of both
-// crossplane lines and the namespaced GroupNamespaced of the v2 line.
+// crossplane lines and the namespaced GroupNamespaced of the v2 line. The
+// Address (ID-keyed with tags, like an AWS Elastic IP, and served by a
+// terraform-plugin-framework resource) exists only in GroupNamespaced.
 package fcrecovery
 
 import (
@@ -42,6 +44,10 @@ var (
 	// told from a same-name Network of another namespace.
 	RecordSetNamespaced = schema.GroupKind{Group: GroupNamespaced, Kind: "RecordSet"}
 	NetworkNamespaced   = schema.GroupKind{Group: GroupNamespaced, Kind: "Network"}
+
+	// AddressNamespaced is the v2 line's kind served by a
+	// terraform-plugin-framework resource; there is no cluster-scoped one.
+	AddressNamespaced = schema.GroupKind{Group: GroupNamespaced, Kind: "Address"}
 )
 
 // Kinds returns the cluster-scoped managed kinds to scan (the v1 line's).
@@ -52,19 +58,20 @@ func Kinds() []schema.GroupVersionKind {
 // KindsNamespaced returns the namespaced managed kinds to scan; a v2
 // provider scans Kinds and KindsNamespaced.
 func KindsNamespaced() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{RecordSetNamespaced.WithVersion(Version), NetworkNamespaced.WithVersion(Version)}
+	return []schema.GroupVersionKind{RecordSetNamespaced.WithVersion(Version), NetworkNamespaced.WithVersion(Version), AddressNamespaced.WithVersion(Version)}
 }
 
 // Finders returns a Finder per kind of both groups: RecordSets by their
 // natural key (zone and name, from spec.forProvider or the intent's lookup
 // keys), Networks by the crossplane external tags the candidate expects
 // (see recovery.Candidate.ExpectedTags, whose crossplane-kind names the
-// candidate's group).
+// candidate's group), Addresses by those tags too.
 func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
 	rs, net := recordSetFinder(c), networkFinder(c)
 	return map[schema.GroupKind]recovery.Finder{
 		RecordSet: rs, RecordSetNamespaced: rs,
 		Network: net, NetworkNamespaced: net,
+		AddressNamespaced: addressFinder(c),
 	}
 }
 
@@ -97,6 +104,20 @@ func networkFinder(c *fakecloud.Client) recovery.Finder {
 	})
 }
 
+func addressFinder(c *fakecloud.Client) recovery.Finder {
+	return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+		as, err := c.ListAddresses(ctx, fakecloud.AddressFilter{Tags: tags})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]recovery.ExternalResource, 0, len(as))
+		for _, a := range as {
+			out = append(out, recovery.ExternalResource{ID: a.ID, Tags: a.Tags, CreatedAt: a.CreatedAt})
+		}
+		return out, nil
+	})
+}
+
 // Deleters returns a Deleter per kind of both groups, for the
 // delete-orphans policy.
 func Deleters(c *fakecloud.Client) map[schema.GroupKind]recovery.Deleter {
@@ -106,14 +127,18 @@ func Deleters(c *fakecloud.Client) map[schema.GroupKind]recovery.Deleter {
 	net := recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
 		return c.DeleteNetwork(ctx, r.ID)
 	})
+	addr := recovery.DeleterFn(func(ctx context.Context, _ *recovery.Candidate, r recovery.ExternalResource) error {
+		return c.DeleteAddress(ctx, r.ID)
+	})
 	return map[schema.GroupKind]recovery.Deleter{
 		RecordSet: rs, RecordSetNamespaced: rs,
 		Network: net, NetworkNamespaced: net,
+		AddressNamespaced: addr,
 	}
 }
 
 // FinderUsage is the form of the argument of NewFinder, for help texts.
-const FinderUsage = "fakecloud:URL finds RecordSets and Networks through the fake cloud's HTTP API at URL"
+const FinderUsage = "fakecloud:URL finds RecordSets, Networks and Addresses through the fake cloud's HTTP API at URL"
 
 // NewFinder returns the Finder and Deleter of gk against the fake cloud at
 // rawURL: what a development build's `--finder KIND=fakecloud:URL` runs.
@@ -125,7 +150,7 @@ func NewFinder(gk schema.GroupKind, rawURL string) (recovery.Finder, recovery.De
 	c := fakecloud.NewClient(strings.TrimSuffix(rawURL, "/"))
 	f, ok := Finders(c)[gk]
 	if !ok {
-		return nil, nil, fmt.Errorf("the fakecloud finder supports %s, %s, %s and %s, not %s", RecordSet, Network, RecordSetNamespaced, NetworkNamespaced, gk)
+		return nil, nil, fmt.Errorf("the fakecloud finder supports %s, %s, %s, %s and %s, not %s", RecordSet, Network, RecordSetNamespaced, NetworkNamespaced, AddressNamespaced, gk)
 	}
 	return f, Deleters(c)[gk], nil
 }

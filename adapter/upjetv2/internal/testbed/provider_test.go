@@ -2,6 +2,7 @@ package testbed
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -26,6 +27,10 @@ const (
 	perClusterKind   = 10
 	perNamespaceKind = 5
 	perKind          = perClusterKind + perNamespaceKind*2
+	// perNamespaceAddress is how many Addresses each namespace gets, named
+	// alike in both: Address is namespaced only, so perAddress in all.
+	perNamespaceAddress = 10
+	perAddress          = perNamespaceAddress * 2
 	// zone holds the cluster-scoped record sets.
 	zone = "example-com"
 )
@@ -35,18 +40,30 @@ const (
 // pick the same name.
 var namespaces = []string{"team-a", "team-b"}
 
-// Every RecordSet kind and every Network kind, for List and WaitReady.
+// Every RecordSet kind, every Network kind and the Address kind (served by
+// a terraform-plugin-framework resource), for List and WaitReady.
 var (
 	recordSets = []func() resource.ManagedList{RecordSets, NamespacedRecordSets}
 	networks   = []func() resource.ManagedList{Networks, NamespacedNetworks}
+	addresses  = []func() resource.ManagedList{NamespacedAddresses}
 )
+
+// allKinds lists every managed kind.
+func allKinds() []func() resource.ManagedList {
+	return slices.Concat(recordSets, networks, addresses)
+}
+
+// totalMRs is how many MRs createResources creates.
+const totalMRs = 2*perKind + perAddress
 
 // createResources creates perKind RecordSets and perKind Networks:
 // perClusterKind cluster-scoped ones and perNamespaceKind in each namespace,
-// named alike. A namespace's record sets live in a zone of its own (they are
-// name-keyed, so the same name in one zone would really conflict), and every
-// network gets a CIDR of its own, which is how the tests tell the clouds'
-// same-named, same-tagged networks apart.
+// named alike, and perNamespaceAddress Addresses in each namespace, named
+// alike. A namespace's record sets live in a zone of its own (they are
+// name-keyed, so the same name in one zone would really conflict), every
+// network gets a CIDR of its own and every address a cloud name of its own
+// ("<namespace>.<name>"), which is how the tests tell the clouds'
+// same-named, same-tagged networks and addresses apart.
 func createResources(t *testing.T, c *Cluster) {
 	t.Helper()
 	for i := range perClusterKind {
@@ -59,6 +76,10 @@ func createResources(t *testing.T, c *Cluster) {
 			Create(t, c,
 				NewNamespacedRecordSet(ns, fmt.Sprintf("rs-%02d", i), ns+"-"+zone),
 				NewNamespacedNetwork(ns, fmt.Sprintf("net-%02d", i), fmt.Sprintf("10.%d.%d.0/24", 100+n, i)))
+		}
+		for i := range perNamespaceAddress {
+			name := fmt.Sprintf("addr-%02d", i)
+			Create(t, c, NewNamespacedAddress(ns, name, ns+"."+name))
 		}
 	}
 }
@@ -74,7 +95,7 @@ func listAll(t testing.TB, c *Cluster, lists []func() resource.ManagedList) []re
 }
 
 // cloudKey is what the cloud object an MR creates is known by: zone/name for
-// a record set, the CIDR for a network.
+// a record set, the CIDR for a network, the cloud name for an address.
 func cloudKey(mg resource.Managed) string {
 	deref := func(s *string) string {
 		if s == nil {
@@ -91,6 +112,8 @@ func cloudKey(mg resource.Managed) string {
 		return deref(mg.Spec.ForProvider.CidrBlock)
 	case *namespacedv1alpha1.Network:
 		return deref(mg.Spec.ForProvider.CidrBlock)
+	case *namespacedv1alpha1.Address:
+		return deref(mg.Spec.ForProvider.Name)
 	}
 	panic(fmt.Sprintf("cloudKey: unexpected %T", mg))
 }
@@ -104,7 +127,7 @@ func scopeKey(mg resource.Managed) string {
 	return "cluster/" + Key(mg)
 }
 
-// cloudObject is one record set or network in the fake cloud.
+// cloudObject is one record set, network or address in the fake cloud.
 type cloudObject struct {
 	key, id string
 	tags    map[string]string
@@ -122,6 +145,14 @@ func cloudNetworks(s fakecloud.Stats) []cloudObject {
 	out := make([]cloudObject, 0, len(s.Objects.Networks))
 	for _, n := range s.Objects.Networks {
 		out = append(out, cloudObject{key: n.CIDRBlock, id: n.ID, tags: n.Tags})
+	}
+	return out
+}
+
+func cloudAddresses(s fakecloud.Stats) []cloudObject {
+	out := make([]cloudObject, 0, len(s.Objects.Addresses))
+	for _, a := range s.Objects.Addresses {
+		out = append(out, cloudObject{key: a.Name, id: a.ID, tags: a.Tags})
 	}
 	return out
 }
@@ -171,7 +202,7 @@ func boundIDs(mgs []resource.Managed) map[string][]string {
 }
 
 // upjetTags are the tags upjet v2.3.0's Tagger writes on the cloud object
-// of mg, of kind (RecordSet or Network): crossplane-kind,
+// of mg, of kind (RecordSet, Network or Address): crossplane-kind,
 // crossplane-name and crossplane-providerconfig, and no crossplane-namespace
 // even for a namespaced MR, although crossplane-runtime v2's
 // resource.GetExternalTags returns one.
@@ -197,12 +228,12 @@ func TestProviderCreatesEveryResource(t *testing.T) {
 
 	start := time.Now()
 	createResources(t, cl)
-	WaitReady(t, cl, 2*time.Minute, 2*perKind, append(recordSets, networks...)...)
-	t.Logf("all %d MRs (%d cluster-scoped, %d namespaced) Ready after %s",
-		2*perKind, 2*perClusterKind, 2*perKind-2*perClusterKind, time.Since(start).Round(time.Millisecond))
+	WaitReady(t, cl, 2*time.Minute, totalMRs, allKinds()...)
+	t.Logf("all %d MRs (%d cluster-scoped, %d namespaced, %d of them framework-served Addresses) Ready after %s",
+		totalMRs, 2*perClusterKind, totalMRs-2*perClusterKind, perAddress, time.Since(start).Round(time.Millisecond))
 
 	s := fc.Stats(t)
-	rs, nets := listAll(t, cl, recordSets), listAll(t, cl, networks)
+	rs, nets, addrs := listAll(t, cl, recordSets), listAll(t, cl, networks), listAll(t, cl, addresses)
 	wantTags := func(mgs []resource.Managed, kind string) map[string][]map[string]string {
 		out := map[string][]map[string]string{}
 		for _, mg := range mgs {
@@ -222,6 +253,10 @@ func TestProviderCreatesEveryResource(t *testing.T) {
 			reason: "The fake cloud should hold one network per Network MR of either scope.",
 			got:    s.Kinds["networks"].Live, want: int64(perKind),
 		},
+		"AddressesLive": {
+			reason: "The fake cloud should hold one address per Address MR.",
+			got:    s.Kinds["addresses"].Live, want: int64(perAddress),
+		},
 		"NoConflicts": {
 			reason: "No create should have hit 409 on a healthy run: same-named RecordSets of two namespaces are in two zones.",
 			got:    s.Kinds["recordsets"].Conflicts, want: int64(0),
@@ -234,6 +269,10 @@ func TestProviderCreatesEveryResource(t *testing.T) {
 			reason: "Each Network's external name should be the ID of the one network of its CIDR.",
 			got:    boundIDs(nets), want: idsByMR(nets, cloudNetworks(s)),
 		},
+		"AddressesBound": {
+			reason: "Each Address's external name, set through upjet's framework connector, should be the ID of the one address of its cloud name.",
+			got:    boundIDs(addrs), want: idsByMR(addrs, cloudAddresses(s)),
+		},
 		"RecordSetTags": {
 			reason: "upjet v2.3.0's Tagger should write crossplane-kind (with the scope's group), -name and -providerconfig, and no crossplane-namespace.",
 			got:    tagsByMR(rs, cloudRecordSets(s)), want: wantTags(rs, "RecordSet"),
@@ -241,6 +280,10 @@ func TestProviderCreatesEveryResource(t *testing.T) {
 		"NetworkTags": {
 			reason: "upjet v2.3.0's Tagger should write crossplane-kind (with the scope's group), -name and -providerconfig, and no crossplane-namespace: team-a/net-00 and team-b/net-00 carry the same tags.",
 			got:    tagsByMR(nets, cloudNetworks(s)), want: wantTags(nets, "Network"),
+		},
+		"AddressTags": {
+			reason: "upjet v2.3.0's Tagger tags a framework resource's cloud object as an SDK one's.",
+			got:    tagsByMR(addrs, cloudAddresses(s)), want: wantTags(addrs, "Address"),
 		},
 	}
 	for name, tc := range cases {
@@ -266,6 +309,8 @@ func TestProviderCreatesEveryResource(t *testing.T) {
 // RecordSets every retry is a 409 that never ends; for ID-keyed Networks
 // the retry succeeds and leaves the first copy an orphan that no MR is
 // bound to. Namespaced MRs of one name in two namespaces each suffer alone.
+// Addresses, reconciled through upjet's framework connector, are duplicated
+// like Networks.
 func TestProviderCrashDuringAsyncCreate(t *testing.T) {
 	const createLatency = 3 * time.Second
 	tb := New(t, BuildBinaries(t), Options{
@@ -279,7 +324,7 @@ func TestProviderCrashDuringAsyncCreate(t *testing.T) {
 	// Once an MR has external-create-succeeded, Create has returned and the
 	// async create is running.
 	Eventually(t, time.Minute, 50*time.Millisecond, "every async create to be dispatched", func() (bool, error) {
-		for _, mg := range listAll(t, cl, append(recordSets, networks...)) {
+		for _, mg := range listAll(t, cl, allKinds()) {
 			if meta.GetExternalCreateSucceeded(mg).IsZero() {
 				return false, nil
 			}
@@ -305,57 +350,44 @@ func TestProviderCrashDuringAsyncCreate(t *testing.T) {
 	}
 	rsInFlight, rsNamespaced := inFlight(recordSets)
 	netInFlight, netNamespaced := inFlight(networks)
-	t.Logf("at SIGKILL: %d of %d RecordSet creates in flight (%d namespaced), %d of %d Network creates (%d namespaced)",
-		len(rsInFlight), perKind, rsNamespaced, len(netInFlight), perKind, netNamespaced)
-	if rsNamespaced == 0 || netNamespaced == 0 || len(rsInFlight) == rsNamespaced || len(netInFlight) == netNamespaced {
-		t.Fatalf("creates of both scopes and both kinds must be in flight at SIGKILL for the test to show the bug in each")
+	addrInFlight, _ := inFlight(addresses)
+	t.Logf("at SIGKILL: %d of %d RecordSet creates in flight (%d namespaced), %d of %d Network creates (%d namespaced), %d of %d Address creates",
+		len(rsInFlight), perKind, rsNamespaced, len(netInFlight), perKind, netNamespaced, len(addrInFlight), perAddress)
+	if rsNamespaced == 0 || netNamespaced == 0 || len(rsInFlight) == rsNamespaced || len(netInFlight) == netNamespaced || len(addrInFlight) == 0 {
+		t.Fatalf("creates of both scopes and every kind must be in flight at SIGKILL for the test to show the bug in each")
 	}
 	// The fake cloud commits before it waits, so the killed creates exist.
 	Eventually(t, 2*createLatency, 100*time.Millisecond, "the fake cloud to commit every create", func() (bool, error) {
 		s := fc.Stats(t)
-		return s.Kinds["recordsets"].Creates == perKind && s.Kinds["networks"].Creates == perKind, nil
+		return s.Kinds["recordsets"].Creates == perKind && s.Kinds["networks"].Creates == perKind &&
+			s.Kinds["addresses"].Creates == perAddress, nil
 	})
 
 	prov.Restart()
 
-	// Networks: after the grace period the restarted provider creates each
-	// in-flight Network again and binds the MR to the new copy.
-	WaitReady(t, cl, 3*time.Minute, perKind, networks...)
-	t.Logf("all Networks Ready %s after SIGKILL", time.Since(killedAt).Round(time.Second))
+	// Networks and Addresses (ID-keyed; Addresses through upjet's framework
+	// connector): after the grace period the restarted provider creates each
+	// in-flight one again and binds the MR to the new copy.
+	WaitReady(t, cl, 3*time.Minute, perKind+perAddress, append(networks, addresses...)...)
+	t.Logf("all Networks and Addresses Ready %s after SIGKILL", time.Since(killedAt).Round(time.Second))
 	s := fc.Stats(t)
-	nets := listAll(t, cl, networks)
-	byMR := idsByMR(nets, cloudNetworks(s))
-	duplicated, orphans, namespacedDupes := 0, 0, 0
-	for _, mg := range nets {
-		key := scopeKey(mg)
-		ids, bound := byMR[key], ExternalName(mg)
-		if !netInFlight[key] {
-			if len(ids) != 1 {
-				t.Errorf("Network %s was not in flight at SIGKILL but has %d copies: %v", key, len(ids), ids)
-			}
-			continue
+	for _, k := range []struct {
+		kind, plural string
+		lists        []func() resource.ManagedList
+		objs         []cloudObject
+		inFlight     map[string]bool
+		stats        fakecloud.KindStats
+	}{
+		{"Network", "Networks", networks, cloudNetworks(s), netInFlight, s.Kinds["networks"]},
+		{"Address", "Addresses", addresses, cloudAddresses(s), addrInFlight, s.Kinds["addresses"]},
+	} {
+		mgs := listAll(t, cl, k.lists)
+		duplicated, orphans, namespacedDupes := countDuplicates(t, k.kind, mgs, k.objs, k.inFlight)
+		t.Logf("%s: %d of %d duplicated (%d namespaced), %d orphaned copies bound to no MR; live=%d creates=%d",
+			k.plural, duplicated, len(mgs), namespacedDupes, orphans, k.stats.Live, k.stats.Creates)
+		if diff := cmp.Diff(len(k.inFlight), orphans); diff != "" {
+			t.Errorf("every in-flight %s should leave exactly one orphan; -want, +got:\n%s", k.kind, diff)
 		}
-		if len(ids) != 2 {
-			t.Errorf("Network %s was in flight at SIGKILL: want 2 copies in the fake cloud, got %d: %v", key, len(ids), ids)
-			continue
-		}
-		duplicated++
-		if mg.GetNamespace() != "" {
-			namespacedDupes++
-		}
-		for _, id := range ids {
-			if id != bound {
-				orphans++
-			}
-		}
-		if ids[0] != bound && ids[1] != bound {
-			t.Errorf("Network %s is bound to %q, which is neither of its copies %v", key, bound, ids)
-		}
-	}
-	t.Logf("Networks: %d of %d duplicated (%d namespaced), %d orphaned copies bound to no MR; live=%d creates=%d",
-		duplicated, perKind, namespacedDupes, orphans, s.Kinds["networks"].Live, s.Kinds["networks"].Creates)
-	if diff := cmp.Diff(len(netInFlight), orphans); diff != "" {
-		t.Errorf("every in-flight Network should leave exactly one orphan; -want, +got:\n%s", diff)
 	}
 
 	// RecordSets: every retry of an in-flight RecordSet hits 409, so the
@@ -401,4 +433,41 @@ func TestProviderCrashDuringAsyncCreate(t *testing.T) {
 	if last <= first {
 		t.Errorf("409 count did not grow: %d -> %d", first, last)
 	}
+}
+
+// countDuplicates checks the ID-keyed MRs mgs of kind against the cloud
+// objects objs after an unwrapped crash: an MR not in flight at the kill has
+// one copy; one in flight has two, one bound and one orphaned. It returns
+// how many MRs were duplicated, how many copies no MR is bound to, and how
+// many of the duplicated MRs are namespaced.
+func countDuplicates(t *testing.T, kind string, mgs []resource.Managed, objs []cloudObject, inFlight map[string]bool) (duplicated, orphans, namespaced int) {
+	t.Helper()
+	byMR := idsByMR(mgs, objs)
+	for _, mg := range mgs {
+		key := scopeKey(mg)
+		ids, bound := byMR[key], ExternalName(mg)
+		if !inFlight[key] {
+			if len(ids) != 1 {
+				t.Errorf("%s %s was not in flight at SIGKILL but has %d copies: %v", kind, key, len(ids), ids)
+			}
+			continue
+		}
+		if len(ids) != 2 {
+			t.Errorf("%s %s was in flight at SIGKILL: want 2 copies in the fake cloud, got %d: %v", kind, key, len(ids), ids)
+			continue
+		}
+		duplicated++
+		if mg.GetNamespace() != "" {
+			namespaced++
+		}
+		for _, id := range ids {
+			if id != bound {
+				orphans++
+			}
+		}
+		if ids[0] != bound && ids[1] != bound {
+			t.Errorf("%s %s is bound to %q, which is neither of its copies %v", kind, key, bound, ids)
+		}
+	}
+	return duplicated, orphans, namespaced
 }

@@ -81,13 +81,21 @@ func NewNamespacedNetwork(ns, name, cidr string) *namespacedv1alpha1.Network {
 	return fixtures.NamespacedNetwork(ns, name, cidr)
 }
 
-// List factories of the four managed kinds, for List and WaitReady.
+// NewNamespacedAddress returns an Address MR called name in namespace ns,
+// whose cloud object is named cloudName, using the ClusterProviderConfig.
+// Address is the kind served by a terraform-plugin-framework resource.
+func NewNamespacedAddress(ns, name, cloudName string) *namespacedv1alpha1.Address {
+	return fixtures.NamespacedAddress(ns, name, cloudName)
+}
+
+// List factories of the five managed kinds, for List and WaitReady.
 func RecordSets() resource.ManagedList { return &clusterv1alpha1.RecordSetList{} }
 func Networks() resource.ManagedList   { return &clusterv1alpha1.NetworkList{} }
 func NamespacedRecordSets() resource.ManagedList {
 	return &namespacedv1alpha1.RecordSetList{}
 }
-func NamespacedNetworks() resource.ManagedList { return &namespacedv1alpha1.NetworkList{} }
+func NamespacedNetworks() resource.ManagedList  { return &namespacedv1alpha1.NetworkList{} }
+func NamespacedAddresses() resource.ManagedList { return &namespacedv1alpha1.AddressList{} }
 
 // Create creates objs in the cluster (see fakecloudtest.Cluster.Create).
 func Create(t testing.TB, c *Cluster, objs ...client.Object) {

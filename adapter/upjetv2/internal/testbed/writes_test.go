@@ -9,14 +9,12 @@ import (
 	"time"
 
 	"github.com/intentjournal/intentjournal/internal/testbed"
-
-	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 )
 
 // TestAPIWritesPerCreate counts the provider's successful API writes to
 // each managed resource, its status included, from creation to Ready:
 // unwrapped, then wrapped (--journal), on a fresh provider each, for
-// cluster-scoped and namespaced MRs. The journal must add no API write
+// cluster-scoped and namespaced MRs, framework-served Addresses included. The journal must add no API write
 // per create: the intent annotation rides in crossplane-runtime's own
 // critical annotation update, the external name in the patch that
 // replaces upjet's late-init update, and the UID tag in the tagger's one
@@ -47,11 +45,13 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			Create(t, cl,
 				NewRecordSet(rs, zone), NewNetwork(net, fmt.Sprintf("10.%d.%d.0/24", 200+i, j)),
 				NewNamespacedRecordSet("team-a", nrs, "team-a-"+zone), NewNamespacedNetwork("team-a", nnet, fmt.Sprintf("10.%d.%d.0/24", 210+i, j)))
-			names = append(names, rs, net, nrs, nnet)
+			addr := fmt.Sprintf("%s-addr-%d-ns", prefix, j)
+			Create(t, cl, NewNamespacedAddress("team-a", addr, addr))
+			names = append(names, rs, net, nrs, nnet, addr)
 		}
 		Eventually(t, 3*time.Minute, 250*time.Millisecond, "every MR of the batch to be Ready", func() (bool, error) {
 			ready := 0
-			for _, mg := range listAll(t, cl, append(append([]func() resource.ManagedList{}, recordSets...), networks...)) {
+			for _, mg := range listAll(t, cl, allKinds()) {
 				if strings.HasPrefix(mg.GetName(), prefix) && IsReady(mg) {
 					ready++
 				}
@@ -61,7 +61,11 @@ func TestAPIWritesPerCreate(t *testing.T) {
 		time.Sleep(5 * time.Second) // writes still under way after Ready
 		n, per := testbed.CountWrites(t, p.LogPath(), names)
 		p.Kill()
+		var addrs []int
 		for _, name := range names {
+			if strings.Contains(name, "-addr-") {
+				addrs = append(addrs, per[name].OK)
+			}
 			all[i] = append(all[i], per[name].OK)
 			if per[name].Conflicts == 0 {
 				clean[i] = append(clean[i], per[name].OK)
@@ -70,6 +74,7 @@ func TestAPIWritesPerCreate(t *testing.T) {
 		}
 		t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v",
 			wrapped, n, len(names), all[i], testbed.Median(all[i]), clean[i])
+		t.Logf("API writes per Address create (framework connector), wrapped=%t: %v (median %.1f)", wrapped, addrs, testbed.Median(addrs))
 	}
 	switch {
 	case len(clean[0]) > 0 && len(clean[1]) > 0:

@@ -34,6 +34,7 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller"
 	controllercluster "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -61,12 +62,13 @@ func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 func managedObjects() []client.Object {
 	return []client.Object{
 		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
-		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{},
+		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{},
 	}
 }
 
 // run builds the controller manager with the controllers of both scopes
-// (RecordSet, Network and the provider config kinds of each) and runs it
+// (RecordSet, Network, the namespaced Address and the provider config
+// kinds of each) and runs it
 // until ctx is done. A cancelled ctx is a clean shutdown, not an error.
 //
 // Unlike upjet v2's generated main.go it does not gate the controllers on
@@ -145,7 +147,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			},
 			Provider:              provider,
 			OperationTrackerStore: tjcontroller.NewOperationStore(log),
-			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New()),
+			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
 		}
 		if o.enableManagementPolicies {
 			opts.Features.Enable(feature.EnableBetaManagementPolicies)

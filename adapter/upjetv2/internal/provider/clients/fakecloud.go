@@ -13,6 +13,7 @@ import (
 	xpv1 "github.com/crossplane/crossplane-runtime/v2/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
 	"github.com/pkg/errors"
@@ -43,10 +44,12 @@ const (
 // config a managed resource refers to, records a ProviderConfigUsage, and
 // configures a copy of tfProvider with the config's endpoint. The
 // configured provider's meta (its API client) is returned in Setup.Meta,
-// which upjet's no-fork connectors pass to every CRUD call. Nothing here
-// survives a restart: upjet keeps no state of its own outside the managed
-// resource.
-func TerraformSetupBuilder(tfProvider *schema.Provider) terraform.SetupFn {
+// which upjet's SDK connectors pass to every CRUD call. fw, when not nil,
+// is returned in Setup.FrameworkProvider: upjet's framework connector
+// configures a protocol 6 server of its own around it, per Connect, with
+// Setup.Configuration. Nothing here survives a restart: upjet keeps no
+// state of its own outside the managed resource.
+func TerraformSetupBuilder(tfProvider *schema.Provider, fw fwprovider.Provider) terraform.SetupFn {
 	return func(ctx context.Context, kube client.Client, mg resource.Managed) (terraform.Setup, error) {
 		ps := terraform.Setup{}
 		if tfProvider == nil {
@@ -67,6 +70,7 @@ func TerraformSetupBuilder(tfProvider *schema.Provider) terraform.SetupFn {
 		ps.Configuration = map[string]any{
 			KeyEndpoint: spec.Endpoint,
 		}
+		ps.FrameworkProvider = fw
 		return ps, configureNoForkClient(ctx, &ps, *tfProvider)
 	}
 }

@@ -105,7 +105,7 @@ func TestTerraformSetupBuilder(t *testing.T) {
 				MockCreate: test.NewMockCreateFn(nil),
 				MockUpdate: test.NewMockUpdateFn(nil),
 			}
-			ps, err := TerraformSetupBuilder(tfprovider.New())(context.Background(), kube, tc.mg)
+			ps, err := TerraformSetupBuilder(tfprovider.New(), nil)(context.Background(), kube, tc.mg)
 			if tc.want.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.want.err) {
 					t.Fatalf("%s\nSetupFn(): want error containing %q, got %v", tc.reason, tc.want.err, err)
@@ -173,13 +173,13 @@ func TestTerraformSetupBuilderRefusals(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := TerraformSetupBuilder(tfprovider.New())(context.Background(), tc.kube, mg)
+			_, err := TerraformSetupBuilder(tfprovider.New(), nil)(context.Background(), tc.kube, mg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s\nSetupFn(): want error containing %q, got %v", tc.reason, tc.want, err)
 			}
 		})
 	}
-	if _, err := TerraformSetupBuilder(nil)(context.Background(), withSpec(clusterv1alpha1.ProviderConfigSpec{}), mg); err == nil || !strings.Contains(err.Error(), errNilProvider) {
+	if _, err := TerraformSetupBuilder(nil, nil)(context.Background(), withSpec(clusterv1alpha1.ProviderConfigSpec{}), mg); err == nil || !strings.Contains(err.Error(), errNilProvider) {
 		t.Errorf("SetupFn() with a nil Terraform provider: want error containing %q, got %v", errNilProvider, err)
 	}
 }

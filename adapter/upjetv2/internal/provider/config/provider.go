@@ -4,9 +4,11 @@ import (
 	"regexp"
 
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
+	fwprov "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/pkg/errors"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 )
 
@@ -27,6 +29,9 @@ const (
 	RecordSetResource = "fakecloud_record_set"
 	// NetworkResource is the Terraform type behind the Network kind.
 	NetworkResource = "fakecloud_network"
+	// AddressResource is the Terraform type behind the Address kind, the
+	// one served by a terraform-plugin-framework resource (namespaced only).
+	AddressResource = fwprovider.AddressResource
 
 	// providerSource is the address the schema document is keyed by, as in
 	// the output of `terraform providers schema -json`.
@@ -39,13 +44,15 @@ const (
 // no-fork connectors call into, so the Go schema, not the JSON document, is
 // authoritative.
 func GetProvider(opts ...Option) (*ujconfig.Provider, error) {
-	return newProvider(tfprovider.New(), RootGroup, opts...)
+	return newProvider(tfprovider.New(), nil, RootGroup, opts...)
 }
 
 // GetProviderNamespaced returns the upjet configuration of the namespaced
-// resources: GetProvider's, in RootGroupNamespaced.
+// resources: GetProvider's, in RootGroupNamespaced, and the Address kind,
+// whose resource is served by the terraform-plugin-framework provider
+// fwprovider and reconciled through upjet's framework connector.
 func GetProviderNamespaced(opts ...Option) (*ujconfig.Provider, error) {
-	return newProvider(tfprovider.New(), RootGroupNamespaced, opts...)
+	return newProvider(tfprovider.New(), fwprovider.New(), RootGroupNamespaced, opts...)
 }
 
 // Option configures GetProvider and GetProviderNamespaced.
@@ -65,10 +72,10 @@ func WithTagger(tagger ujconfig.NewInitializerFn) Option {
 	return func(o *options) { o.tagger = tagger }
 }
 
-// newProvider builds the configuration of rootGroup around sdk.
-// ujconfig.NewProvider panics on a schema it cannot use; newProvider turns
-// that into an error.
-func newProvider(sdk *schema.Provider, rootGroup string, opts ...Option) (pc *ujconfig.Provider, err error) {
+// newProvider builds the configuration of rootGroup around sdk and, when fw
+// is not nil, fw's Address resource. ujconfig.NewProvider panics on a
+// schema it cannot use; newProvider turns that into an error.
+func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opts ...Option) (pc *ujconfig.Provider, err error) {
 	o := options{tagger: ujconfig.TagInitializer}
 	for _, fn := range opts {
 		fn(&o)
@@ -76,7 +83,7 @@ func newProvider(sdk *schema.Provider, rootGroup string, opts ...Option) (pc *uj
 	if sdk == nil {
 		return nil, errors.New("cannot configure provider: Terraform provider is nil")
 	}
-	schemaJSON, err := ProviderSchemaJSON(sdk)
+	schemaJSON, err := ProviderSchemaJSON(sdk, fw)
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot build the Terraform provider schema document")
 	}
@@ -85,27 +92,38 @@ func newProvider(sdk *schema.Provider, rootGroup string, opts ...Option) (pc *uj
 			pc, err = nil, errors.Errorf("cannot configure provider: %v", r)
 		}
 	}()
-	pc = ujconfig.NewProvider(schemaJSON, ResourcePrefix, ModulePath, nil,
+	want := []string{RecordSetResource, NetworkResource}
+	popts := []ujconfig.ProviderOption{
 		ujconfig.WithRootGroup(rootGroup),
 		ujconfig.WithShortName(ResourcePrefix),
 		ujconfig.WithTerraformProvider(sdk),
-		// Every resource is reconciled in-process through the plugin SDK;
-		// none through the Terraform CLI.
+		// Every resource is reconciled in-process, through the plugin SDK
+		// or the plugin framework; none through the Terraform CLI.
 		ujconfig.WithIncludeList(nil),
 		ujconfig.WithTerraformPluginSDKIncludeList(exact(RecordSetResource, NetworkResource)),
 		ujconfig.WithDefaultResourceOptions(
 			IdentifierFromProvider(),
 			AddExternalTagsField(o.tagger),
 		),
-	)
+	}
+	if fw != nil {
+		// As provider-upjet-aws configures its framework resources: the
+		// framework provider, and an include list of its own.
+		popts = append(popts,
+			ujconfig.WithTerraformPluginFrameworkProvider(fw),
+			ujconfig.WithTerraformPluginFrameworkIncludeList(exact(AddressResource)))
+		want = append(want, AddressResource)
+	}
+	pc = ujconfig.NewProvider(schemaJSON, ResourcePrefix, ModulePath, nil, popts...)
 	for _, configure := range []func(*ujconfig.Provider){
 		configureRecordSet,
 		configureNetwork,
+		configureAddress,
 	} {
 		configure(pc)
 	}
 	pc.ConfigureResources()
-	for _, name := range []string{RecordSetResource, NetworkResource} {
+	for _, name := range want {
 		if pc.Resources[name] == nil {
 			return nil, errors.Errorf("cannot configure provider: Terraform provider has no resource %q", name)
 		}
@@ -149,6 +167,13 @@ func configureNetwork(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(NetworkResource, func(r *ujconfig.Resource) {
 		r.ShortGroup = ""
 		r.Kind = "Network"
+	})
+}
+
+func configureAddress(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(AddressResource, func(r *ujconfig.Resource) {
+		r.ShortGroup = ""
+		r.Kind = "Address"
 	})
 }
 

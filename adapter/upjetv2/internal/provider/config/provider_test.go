@@ -10,30 +10,36 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 )
 
 func TestGetProvider(t *testing.T) {
-	for scope, get := range map[string]func(...Option) (*ujconfig.Provider, error){
-		"Cluster":    GetProvider,
-		"Namespaced": GetProviderNamespaced,
+	for scope, tc := range map[string]struct {
+		get     func(...Option) (*ujconfig.Provider, error)
+		address bool
+	}{
+		"Cluster":    {get: GetProvider},
+		"Namespaced": {get: GetProviderNamespaced, address: true},
 	} {
 		t.Run(scope, func(t *testing.T) {
-			pc, err := get()
+			pc, err := tc.get()
 			if err != nil {
 				t.Fatalf("GetProvider%s(): %v", scope, err)
 			}
-			testProvider(t, pc)
+			testProvider(t, pc, tc.address)
 		})
 	}
 }
 
-// testProvider checks the resources of one scope's configuration.
-func testProvider(t *testing.T, pc *ujconfig.Provider) {
+// testProvider checks the resources of one scope's configuration; address
+// says whether the scope has the framework-served Address kind.
+func testProvider(t *testing.T, pc *ujconfig.Provider, address bool) {
 	type summary struct {
 		Kind               string
 		ShortGroup         string
 		UseSDKClient       bool
+		UseFrameworkClient bool
 		UseAsync           bool
 		NameInitializer    bool
 		Initializers       int
@@ -48,6 +54,7 @@ func testProvider(t *testing.T, pc *ujconfig.Provider) {
 			Kind:               r.Kind,
 			ShortGroup:         r.ShortGroup,
 			UseSDKClient:       r.ShouldUseTerraformPluginSDKClient(),
+			UseFrameworkClient: r.ShouldUseTerraformPluginFrameworkClient(),
 			UseAsync:           r.UseAsync,
 			NameInitializer:    !r.ExternalName.DisableNameInitializer,
 			Initializers:       len(r.InitializerFns),
@@ -66,6 +73,15 @@ func testProvider(t *testing.T, pc *ujconfig.Provider) {
 			reason: "Network should be an async no-fork SDK resource named by its server ID, with the external tagger.",
 			want:   summary{Kind: "Network", UseSDKClient: true, UseAsync: true, Initializers: 1, ExternalNameFromID: "x-1"},
 		},
+	}
+	if address {
+		cases[AddressResource] = struct {
+			reason string
+			want   summary
+		}{
+			reason: "Address should be an async terraform-plugin-framework resource named by its server ID, with the external tagger.",
+			want:   summary{Kind: "Address", UseFrameworkClient: true, UseAsync: true, Initializers: 1, ExternalNameFromID: "x-1"},
+		}
 	}
 	if diff := cmp.Diff(len(cases), len(pc.Resources)); diff != "" {
 		t.Errorf("GetProvider(): number of resources: -want, +got:\n%s", diff)
@@ -104,7 +120,7 @@ func TestNewProviderErrors(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := newProvider(tc.sdk, RootGroup)
+			_, err := newProvider(tc.sdk, nil, RootGroup)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%s\nnewProvider(): want error containing %q, got %v", tc.reason, tc.want, err)
 			}
@@ -113,9 +129,10 @@ func TestNewProviderErrors(t *testing.T) {
 }
 
 // TestProviderSchemaJSON checks that the document parses as the output of
-// `terraform providers schema -json` and describes the SDK schema.
+// `terraform providers schema -json` and describes the SDK schema and the
+// framework provider's resource.
 func TestProviderSchemaJSON(t *testing.T) {
-	b, err := ProviderSchemaJSON(tfprovider.New())
+	b, err := ProviderSchemaJSON(tfprovider.New(), fwprovider.New())
 	if err != nil {
 		t.Fatalf("ProviderSchemaJSON(): %v", err)
 	}
@@ -153,6 +170,11 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"name":       {Type: "string", Required: true},
 			"cidr_block": {Type: "string", Optional: true},
 			"tags":       {Type: "map of string", Optional: true},
+		},
+		AddressResource: {
+			"id":   {Type: "string", Computed: true},
+			"name": {Type: "string", Required: true},
+			"tags": {Type: "map of string", Optional: true},
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

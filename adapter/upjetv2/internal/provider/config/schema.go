@@ -6,19 +6,25 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
 	"sort"
 
+	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/pkg/errors"
 )
 
-// ProviderSchemaJSON renders the schema of sdk in the format of
-// `terraform providers schema -json`, which is what ujconfig.NewProvider
-// reads. Real upjet providers commit that output as config/schema.json; the
-// fake cloud's provider is compiled into this binary, so the document is
-// derived from it in-process and cannot drift from it.
-func ProviderSchemaJSON(sdk *schema.Provider) ([]byte, error) {
+// ProviderSchemaJSON renders the schema of sdk, and of fw's resources when
+// fw is not nil, in the format of `terraform providers schema -json`, which
+// is what ujconfig.NewProvider reads. Real upjet providers commit that
+// output as config/schema.json (for a muxed provider it holds the SDK's and
+// the framework's resources alike); the fake cloud's providers are compiled
+// into this binary, so the document is derived from them in-process and
+// cannot drift from them.
+func ProviderSchemaJSON(sdk *schema.Provider, fw fwprovider.Provider) ([]byte, error) {
 	if sdk == nil {
 		return nil, errors.New("Terraform provider is nil")
 	}
@@ -39,6 +45,11 @@ func ProviderSchemaJSON(sdk *schema.Provider) ([]byte, error) {
 			return nil, errors.Wrapf(err, "cannot convert the schema of resource %q", name)
 		}
 		resources[name] = tfjsonSchema{Version: int64(r.SchemaVersion), Block: b}
+	}
+	if fw != nil {
+		if err := addFrameworkResources(resources, fw); err != nil {
+			return nil, err
+		}
 	}
 	doc := tfjsonProviderSchemas{
 		FormatVersion: "1.0",
@@ -166,4 +177,49 @@ func (b sdkBlock) toTFJSON() (*tfjsonBlock, error) {
 		}
 	}
 	return out, nil
+}
+
+// addFrameworkResources adds the resource schemas of fw to resources, as
+// its protocol 6 server reports them. Only attributes are converted: the
+// fake cloud's framework resources have no nested blocks or nested
+// attributes, and one that had them is refused rather than half converted.
+func addFrameworkResources(resources map[string]tfjsonSchema, fw fwprovider.Provider) error {
+	resp, err := providerserver.NewProtocol6(fw)().GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		return errors.Wrap(err, "cannot get the framework provider's schema")
+	}
+	for _, d := range resp.Diagnostics {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			return errors.Errorf("cannot get the framework provider's schema: %s: %s", d.Summary, d.Detail)
+		}
+	}
+	for name, s := range resp.ResourceSchemas {
+		if _, dup := resources[name]; dup {
+			return errors.Errorf("resource %q is served by both the SDK and the framework provider", name)
+		}
+		if s.Block == nil || len(s.Block.BlockTypes) > 0 {
+			return errors.Errorf("cannot convert the schema of framework resource %q: only attributes are supported", name)
+		}
+		b := &tfjsonBlock{Description: s.Block.Description, Attributes: make(map[string]tfjsonAttribute, len(s.Block.Attributes))}
+		for _, a := range s.Block.Attributes {
+			if a.NestedType != nil || a.Type == nil {
+				return errors.Errorf("cannot convert attribute %q of framework resource %q: only typed attributes are supported", a.Name, name)
+			}
+			//lint:ignore SA1019 this is the type syntax of `terraform providers schema -json`, which the document reproduces; tftypes has no other encoder of it
+			t, err := a.Type.MarshalJSON()
+			if err != nil {
+				return errors.Wrapf(err, "cannot marshal the type of attribute %q of framework resource %q", a.Name, name)
+			}
+			b.Attributes[a.Name] = tfjsonAttribute{
+				Type:        t,
+				Description: a.Description,
+				Required:    a.Required,
+				Optional:    a.Optional,
+				Computed:    a.Computed,
+				Sensitive:   a.Sensitive,
+			}
+		}
+		resources[name] = tfjsonSchema{Version: s.Version, Block: b}
+	}
+	return nil
 }

@@ -20,7 +20,7 @@ import (
 )
 
 // kinds are the fake cloud's managed kinds, cluster-scoped and namespaced.
-var kinds = []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network, fcrecovery.RecordSetNamespaced, fcrecovery.NetworkNamespaced}
+var kinds = []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network, fcrecovery.RecordSetNamespaced, fcrecovery.NetworkNamespaced, fcrecovery.AddressNamespaced}
 
 // RecoveryFinders returns the recovery Finder of each managed kind (see
 // fcrecovery.Finders), each talking to the endpoint of the provider config

@@ -9,6 +9,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/address"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/network"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/providerconfig"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/recordset"
@@ -28,6 +29,7 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adap
 		return err
 	}
 	for _, setup := range []func(ctrl.Manager, tjcontroller.Options, *upjetv2.Adapter, bool) error{
+		address.SetupWithJournal,
 		network.SetupWithJournal,
 		recordset.SetupWithJournal,
 	} {

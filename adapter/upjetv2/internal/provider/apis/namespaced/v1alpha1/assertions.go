@@ -12,10 +12,13 @@ import (
 var (
 	_ resource.Terraformed     = (*RecordSet)(nil)
 	_ resource.Terraformed     = (*Network)(nil)
+	_ resource.Terraformed     = (*Address)(nil)
 	_ xpresource.ModernManaged = (*RecordSet)(nil)
 	_ xpresource.ModernManaged = (*Network)(nil)
+	_ xpresource.ModernManaged = (*Address)(nil)
 	_ xpresource.ManagedList   = (*RecordSetList)(nil)
 	_ xpresource.ManagedList   = (*NetworkList)(nil)
+	_ xpresource.ManagedList   = (*AddressList)(nil)
 
 	_ xpresource.ProviderConfig           = (*ProviderConfig)(nil)
 	_ xpresource.ProviderConfig           = (*ClusterProviderConfig)(nil)

@@ -98,3 +98,25 @@ func TestNetworkTerraformed(t *testing.T) {
 		t.Errorf("GetTerraformResourceType(): -want, +got:\n%s", diff)
 	}
 }
+
+func TestAddressTerraformed(t *testing.T) {
+	a := &Address{}
+	a.Spec.ForProvider = AddressParameters{Name: ptr.To("eip"), Tags: map[string]*string{"k": ptr.To("v")}}
+	got, err := a.GetParameters()
+	if err != nil {
+		t.Fatalf("GetParameters(): %v", err)
+	}
+	want := map[string]any{"name": "eip", "tags": map[string]any{"k": "v"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GetParameters() should use Terraform attribute names; -want, +got:\n%s", diff)
+	}
+	if err := a.SetObservation(map[string]any{"id": "addr-1", "name": "eip"}); err != nil {
+		t.Fatalf("SetObservation(): %v", err)
+	}
+	if diff := cmp.Diff("addr-1", a.GetID()); diff != "" {
+		t.Errorf("GetID(): -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff("fakecloud_address", a.GetTerraformResourceType()); diff != "" {
+		t.Errorf("GetTerraformResourceType(): -want, +got:\n%s", diff)
+	}
+}
