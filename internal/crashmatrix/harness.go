@@ -51,6 +51,9 @@ type env struct {
 	// keep, when set, receives the reports and provider logs of every
 	// trial that breaks an invariant.
 	keep string
+	// debug runs the provider with --debug (crossplane-runtime's and
+	// upjet's debug lines in its logs).
+	debug bool
 }
 
 // buildTagged builds the main package pkg with -tags failpoints.
@@ -83,6 +86,9 @@ func (e *env) start(t *testing.T, dir, name string, fps ...failpoint.Term) *inca
 		args = append(args, "--journal", filepath.Join(dir, "intents.db"))
 	} else {
 		args = append(args, "--annotation-only")
+	}
+	if e.debug {
+		args = append(args, "--debug")
 	}
 	var envv []string
 	if len(fps) > 0 {
@@ -228,7 +234,7 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	res.Violations = Check(o)
 	res.Duration = time.Since(start)
 	if len(res.Violations) > 0 && e.keep != "" {
-		keepEvidence(t, filepath.Join(e.keep, fmt.Sprintf("%s-%d", e.mode, p.Seed)), reports, logs)
+		keepEvidence(t, filepath.Join(e.keep, fmt.Sprintf("%s-%d", e.mode, p.Seed)), reports, logs, e.managed(t, names))
 	}
 	e.cleanup(t, names, slices.Concat(o.Cloud, theirs))
 	return res
@@ -505,12 +511,19 @@ func (e *env) cleanup(t *testing.T, names []string, cloud []CloudObject) {
 	e.fc.SetFaults(t, fakecloud.Faults{})
 }
 
-// keepEvidence copies a failed trial's reports and provider logs into dir.
-func keepEvidence(t *testing.T, dir string, reports [][]byte, logs []string) {
+// keepEvidence copies a failed trial's reports, provider logs and
+// managed resources (managed.json: annotations, conditions and all) into
+// dir.
+func keepEvidence(t *testing.T, dir string, reports [][]byte, logs []string, mrs []*unstructured.Unstructured) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Errorf("cannot keep the evidence: %v", err)
 		return
+	}
+	if b, err := json.MarshalIndent(mrs, "", "  "); err != nil {
+		t.Errorf("cannot encode the managed resources: %v", err)
+	} else if err := os.WriteFile(filepath.Join(dir, "managed.json"), b, 0o644); err != nil {
+		t.Errorf("cannot keep the managed resources: %v", err)
 	}
 	for i, b := range reports {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("recovery-%d.json", i)), b, 0o644); err != nil {
@@ -526,5 +539,5 @@ func keepEvidence(t *testing.T, dir string, reports [][]byte, logs []string) {
 			t.Errorf("cannot keep a provider log: %v", err)
 		}
 	}
-	t.Logf("reports and provider logs kept in %s", dir)
+	t.Logf("reports, provider logs and managed resources kept in %s", dir)
 }

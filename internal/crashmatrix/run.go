@@ -21,6 +21,7 @@ var (
 	modeFlag = flag.String("crash.mode", string(ModeJournal), "journal (--journal) or annotations (--annotation-only)")
 	converge = flag.Duration("crash.converge", 4*time.Minute, "how long the restarted provider may take to converge (crossplane-runtime backs a failing resource off up to a minute at a time)")
 	keep     = flag.String("crash.keep", "", "directory that receives the reports and provider logs of every trial that breaks an invariant")
+	debug    = flag.Bool("crash.debug", false, "run the provider with --debug, so that a kept log (-crash.keep) has crossplane-runtime's and upjet's debug lines")
 	lanes    = flag.Int("crash.lanes", 4, "trials run in this many parallel lanes, each with its own envtest and fake cloud")
 	summary  = flag.String("crash.summary", "", "file to write the results table to, in Markdown")
 )
@@ -74,7 +75,7 @@ func Run(t *testing.T, line testbed.Line) {
 		go func() {
 			defer wg.Done()
 			t.Run(fmt.Sprintf("lane-%d", lane), func(t *testing.T) {
-				e := &env{line: line, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: *converge, provider: provider, keep: *keep}
+				e := &env{line: line, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: *converge, provider: provider, keep: *keep, debug: *debug}
 				e.fc = testbed.StartFakeCloud(t, fcBin, fmt.Sprintf("--seed=%d", seed+uint64(lane)))
 				e.setUp(t)
 				for i := range work {
