@@ -37,8 +37,21 @@ type callbacks struct {
 }
 
 // Create returns the callback for the async create of the resource nn.
-func (c *callbacks) Create(nn types.NamespacedName, requestReconcile bool) terraform.CallbackFn {
-	inner := c.inner.Create(nn, requestReconcile)
+//
+// It always asks cp's callback to request a reconcile, whatever upjet
+// passed as requestReconcile. upjet v2's async connectors pass false for a
+// failed create when an earlier error is still cached, trusting the
+// managed reconciler's rate-limited requeue from the Create that returned
+// that error. But a reconcile that runs while the create is in flight
+// (woken by the intent annotation written at dispatch, or any other
+// change) sees "ongoing async operation", reports the resource up to date
+// and replaces that requeue with the poll interval. The resource whose
+// create just failed would then wait up to --poll (10 minutes by default)
+// for its next attempt, and recovery for its next look-up. upjet v1
+// always requests the reconcile; so does this callback. A duplicate
+// request is merged by the work queue.
+func (c *callbacks) Create(nn types.NamespacedName, _ bool) terraform.CallbackFn {
+	inner := c.inner.Create(nn, true)
 	return func(err error, ctx context.Context) error {
 		failpoint.Hit(failpoint.AfterCreate)
 		if f := c.k.untrack(nn); f != nil {
