@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
@@ -62,11 +63,15 @@ type env struct {
 func start(t *testing.T, line testbed.Line, createLatency time.Duration) *env {
 	t.Helper()
 	e := &env{line: line, scopes: scopes(line), bins: testbed.BuildBinaries(t, line.ProviderPackage), dir: t.TempDir()}
-	var nss []string
-	for _, s := range e.scopes {
-		nss = append(nss, s.Namespace)
+	where := "cluster-scoped"
+	if line.Namespaced() {
+		var nss []string
+		for _, s := range e.scopes {
+			nss = append(nss, s.Namespace)
+		}
+		where = fmt.Sprintf("namespaces %q", nss)
 	}
-	t.Logf("scale-out: line %s, group %s, namespaces %q", line.Name, line.Group, nss)
+	t.Logf("scale-out: line %s, group %s, %s", line.Name, line.Group, where)
 	e.cl = fakecloudtest.StartClusterWith(t, line.CRDs)
 	e.fc = testbed.StartFakeCloud(t, e.bins.FakeCloud, fmt.Sprintf(`--faults={"latency":{"create":%q}}`, createLatency))
 	kube, err := client.New(e.cl.Config, client.Options{})
@@ -163,7 +168,14 @@ func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
 	t.Helper()
 	mrs := e.managed(t)
 	st := e.fc.Stats(t)
-	f := figures{MRs: int64(len(mrs)), Creates: st.Total().Creates, Conflicts: st.Total().Conflicts}
+	return tally(mrs, st.Objects.All(), st.Total().Creates, st.Total().Conflicts, reports...)
+}
+
+// tally computes the figures from the MRs, the fake cloud's live objects,
+// its create and conflict counts, and the recovery reports (nil ones
+// skipped).
+func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, conflicts int64, reports ...*recovery.Report) figures {
+	f := figures{MRs: int64(len(mrs)), Creates: creates, Conflicts: conflicts}
 	reported := map[string]bool{}
 	paused := map[string]bool{}
 	for _, rep := range reports {
@@ -193,7 +205,7 @@ func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
 	// A cloud object belongs to the MR its crossplane tags name: kind,
 	// namespace (on a namespaced line) and name.
 	per := map[[3]string]int{}
-	for _, o := range st.Objects.All() {
+	for _, o := range objs {
 		f.CloudObjects++
 		per[[3]string{o.Kind, o.Tags[recovery.TagCrossplaneNamespace], o.Tags[tagName]}]++
 		if bound[o.ID] == 0 {
@@ -214,6 +226,7 @@ func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
 	slices.Sort(f.Stuck)
 	slices.Sort(f.Orphans)
 	slices.Sort(f.Unreported)
+	slices.Sort(f.DoubleBound)
 	return f
 }
 
