@@ -19,8 +19,8 @@ import (
 // MR before its create is dispatched.
 func AnnotationOnlyCrash(t *testing.T, line testbed.Line) {
 	e := start(t, line, 3*time.Second)
-	args := []string{"--annotation-only", "--replica", "solo-0", "--recovery-report", e.path("report.json")}
-	p := e.provider(t, args...)
+	args := []string{"--annotation-only", "--recovery-report", e.path("report.json")}
+	p := e.provider(t, "solo-0", args...)
 	var mgs []*unstructured.Unstructured
 	for i := range 6 {
 		mgs = append(mgs, e.recordSet("ao-rs-%02d", i),

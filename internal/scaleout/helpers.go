@@ -89,12 +89,13 @@ func start(t *testing.T, line testbed.Line, createLatency time.Duration) *env {
 	return e
 }
 
-// provider starts provider-fakecloud with common flags plus args.
-func (e *env) provider(t *testing.T, args ...string) *testbed.Provider {
+// provider starts provider-fakecloud as replica, with common flags plus
+// args. Its log is named after the replica.
+func (e *env) provider(t *testing.T, replica string, args ...string) *testbed.Provider {
 	t.Helper()
 	all := append([]string{"--max-reconcile-rate=100", "--poll=5s", "--leader-election-namespace=" + leaseNS,
-		"--bucket-lease-namespace=" + leaseNS}, args...)
-	return testbed.StartProvider(t, e.bins.Provider, e.cl.Kubeconfig, all...)
+		"--bucket-lease-namespace=" + leaseNS, "--replica", replica}, args...)
+	return testbed.StartNamedProvider(t, "provider-"+replica, e.bins.Provider, e.cl.Kubeconfig, all...)
 }
 
 // path returns a file name in the test's directory.

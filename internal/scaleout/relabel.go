@@ -32,12 +32,12 @@ const relabelLatency = 33 * time.Second
 func Relabel(t *testing.T, line testbed.Line) {
 	e := start(t, line, relabelLatency)
 	shardArgs := func(shard string) []string {
-		return []string{"--journal", e.path("journal-" + shard + ".db"), "--replica", "shard-" + shard + "-0",
+		return []string{"--journal", e.path("journal-" + shard + ".db"),
 			"--shard-name", shard, "--leader-election", "--create-lease", "--lease-duration=10s",
 			"--recovery-report", e.path("report-" + shard + ".json")}
 	}
-	a := e.provider(t, shardArgs("a")...)
-	b := e.provider(t, shardArgs("b")...)
+	a := e.provider(t, "shard-a-0", shardArgs("a")...)
+	b := e.provider(t, "shard-b-0", shardArgs("b")...)
 	mgs := []*unstructured.Unstructured{
 		labelled(line.RecordSet("mv-rs", zoneOf(line)), "a"),
 		labelled(line.Network("mv-net", "10.77.0.0/16"), "a"),

@@ -43,7 +43,7 @@ func RollingRestart(t *testing.T, line testbed.Line) {
 	var ps []*testbed.Provider
 	for i := range rollingReplicas {
 		r := fmt.Sprintf("r-%d", i)
-		ps = append(ps, e.provider(t, "--journal", e.path("journal-"+r+".db"), "--replica", r,
+		ps = append(ps, e.provider(t, r, "--journal", e.path("journal-"+r+".db"),
 			fmt.Sprintf("--buckets=%d", rollingBuckets), "--create-lease", "--lease-duration="+rollingLease.String(),
 			"--recovery-retry-interval=1s", "--poll=1m", "--max-reconcile-rate=50",
 			// A restart leaves creates incomplete with no intent in buckets

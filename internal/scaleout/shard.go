@@ -38,13 +38,13 @@ const (
 func ShardDeath(t *testing.T, line testbed.Line) {
 	e := start(t, line, shardLatency)
 	shardArgs := func(shard, replica string) []string {
-		return []string{"--journal", e.path("journal-" + shard + ".db"), "--replica", replica,
+		return []string{"--journal", e.path("journal-" + shard + ".db"),
 			"--shard-name", shard, "--leader-election", "--create-lease",
 			"--lease-duration", shardLease.String(), "--recovery-interval=1s", "--recovery-retry-interval=1s",
 			"--recovery-report", e.path("report-" + replica + ".json")}
 	}
-	victim := e.provider(t, shardArgs("a", "shard-a-0")...)
-	peer := e.provider(t, shardArgs("b", "shard-b-0")...)
+	victim := e.provider(t, "shard-a-0", shardArgs("a", "shard-a-0")...)
+	peer := e.provider(t, "shard-b-0", shardArgs("b", "shard-b-0")...)
 	defer peer.Terminate() //nolint:errcheck // the test has ended; its log says why a stop failed
 
 	// Shard b's resources are created and Ready before the kill, so its
@@ -79,7 +79,7 @@ func ShardDeath(t *testing.T, line testbed.Line) {
 	atKill := snapshot(e.managed(t), "a")
 	flying := inFlight(e.managed(t), "a")
 	t.Logf("shard a killed with %d creates in flight", flying)
-	heir := e.provider(t, shardArgs("a", "shard-a-1")...)
+	heir := e.provider(t, "shard-a-1", shardArgs("a", "shard-a-1")...)
 	defer heir.Terminate() //nolint:errcheck // the test has ended; its log says why a stop failed
 
 	// While the victim's Lease is live: creates the victim dispatched may

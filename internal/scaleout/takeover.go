@@ -38,7 +38,7 @@ func TakeoverOfIncompleteCreates(t *testing.T, line testbed.Line) {
 	var ps []*testbed.Provider
 	for i := range rollingReplicas {
 		r := fmt.Sprintf("r-%d", i)
-		ps = append(ps, e.provider(t, "--journal", e.path("journal-"+r+".db"), "--replica", r,
+		ps = append(ps, e.provider(t, r, "--journal", e.path("journal-"+r+".db"),
 			fmt.Sprintf("--buckets=%d", rollingBuckets), "--create-lease", "--lease-duration="+rollingLease.String(),
 			"--recovery-retry-interval=1s", "--reconcile-timeout="+takeoverReconcileTimeout.String(),
 			"--recovery-report", e.path("report-"+r+".json")))
