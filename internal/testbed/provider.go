@@ -16,8 +16,24 @@ type Provider struct {
 // StartProvider does not wait.
 func StartProvider(t testing.TB, bin, kubeconfig string, args ...string) *Provider {
 	t.Helper()
-	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-bind-address", "0"}, args...)
-	p := &Provider{Process: StartProcess(t, "provider-fakecloud", bin, all)}
+	p := startProvider(t, "provider-fakecloud", bin, kubeconfig, args)
 	t.Logf("testbed: provider started (pid %d)", p.Pid())
 	return p
+}
+
+// StartNamedProvider is StartProvider with the process called name, which
+// names its log: a test that runs several providers at once (the
+// scale-out tests' replicas) then keeps one log per provider under
+// EnvKeepLogs, rather than the last one's.
+func StartNamedProvider(t testing.TB, name, bin, kubeconfig string, args ...string) *Provider {
+	t.Helper()
+	p := startProvider(t, name, bin, kubeconfig, args)
+	t.Logf("testbed: provider %s started (pid %d)", name, p.Pid())
+	return p
+}
+
+func startProvider(t testing.TB, name, bin, kubeconfig string, args []string) *Provider {
+	t.Helper()
+	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-bind-address", "0"}, args...)
+	return &Provider{Process: StartProcess(t, name, bin, all)}
 }

@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -27,7 +25,7 @@ const (
 	perShard = 8
 )
 
-// TestShardDeath runs two label shards, a and b, each one provider process
+// ShardDeath runs two label shards of line's provider-fakecloud, a and b, each one provider process
 // with its own journal and per-shard leader election. Shard a is SIGKILLed
 // with creates in flight, and its next process (another replica, new
 // epoch, the same journal volume) is started at once. While a's Lease is
@@ -37,51 +35,51 @@ const (
 // the crash matrix's invariants hold: every cloud object bound to exactly
 // one MR or reported, no MR stuck, the journal verifies, the report
 // validates.
-func TestShardDeath(t *testing.T) {
-	e := start(t, shardLatency)
+func ShardDeath(t *testing.T, line testbed.Line) {
+	e := start(t, line, shardLatency)
 	shardArgs := func(shard, replica string) []string {
-		return []string{"--journal", e.path("journal-" + shard + ".db"), "--replica", replica,
+		return []string{"--journal", e.path("journal-" + shard + ".db"),
 			"--shard-name", shard, "--leader-election", "--create-lease",
 			"--lease-duration", shardLease.String(), "--recovery-interval=1s", "--recovery-retry-interval=1s",
 			"--recovery-report", e.path("report-" + replica + ".json")}
 	}
-	victim := e.provider(t, shardArgs("a", "shard-a-0")...)
-	peer := e.provider(t, shardArgs("b", "shard-b-0")...)
+	victim := e.provider(t, "shard-a-0", shardArgs("a", "shard-a-0")...)
+	peer := e.provider(t, "shard-b-0", shardArgs("b", "shard-b-0")...)
 	defer peer.Terminate() //nolint:errcheck // the test has ended; its log says why a stop failed
 
 	// Shard b's resources are created and Ready before the kill, so its
 	// process is idle but for its recovery passes.
-	var bMRs []resource.Managed
+	var bMRs []*unstructured.Unstructured
 	for i := range perShard {
 		bMRs = append(bMRs,
-			labelled(testbed.NewRecordSet(fmt.Sprintf("b-rs-%02d", i), zone), "b"),
-			labelled(testbed.NewNetwork(fmt.Sprintf("b-net-%02d", i), fmt.Sprintf("10.%d.0.0/16", 100+i)), "b"))
+			labelled(e.recordSet("b-rs-%02d", i), "b"),
+			labelled(e.network("b-net-%02d", i, fmt.Sprintf("10.%d.0.0/16", 100+i)), "b"))
 	}
-	testbed.Create(t, e.cl, clientObjects(bMRs)...)
+	e.cl.Create(t, clientObjects(bMRs)...)
 	testbed.Eventually(t, 2*time.Minute, 250*time.Millisecond, "shard b's MRs to be Ready", func() (bool, error) {
 		running(t, victim, peer)
-		return countReady(managed(t, e.cl), "b") == len(bMRs), nil
+		return countReady(e.managed(t), "b") == len(bMRs), nil
 	})
 
-	var aMRs []resource.Managed
+	var aMRs []*unstructured.Unstructured
 	for i := range perShard {
 		aMRs = append(aMRs,
-			labelled(testbed.NewRecordSet(fmt.Sprintf("a-rs-%02d", i), zone), "a"),
-			labelled(testbed.NewNetwork(fmt.Sprintf("a-net-%02d", i), fmt.Sprintf("10.%d.0.0/16", 200+i)), "a"))
+			labelled(e.recordSet("a-rs-%02d", i), "a"),
+			labelled(e.network("a-net-%02d", i, fmt.Sprintf("10.%d.0.0/16", 200+i)), "a"))
 	}
-	testbed.Create(t, e.cl, clientObjects(aMRs)...)
+	e.cl.Create(t, clientObjects(aMRs)...)
 	// Kill once at least half of shard a's creates are in flight: an
 	// intent annotation, no external name yet.
 	testbed.Eventually(t, time.Minute, 20*time.Millisecond, "shard a's creates to be in flight", func() (bool, error) {
 		running(t, victim, peer)
-		return inFlight(managed(t, e.cl), "a") >= len(aMRs)/2, nil
+		return inFlight(e.managed(t), "a") >= len(aMRs)/2, nil
 	})
 	killed := time.Now()
 	victim.Kill()
-	atKill := snapshot(managed(t, e.cl), "a")
-	flying := inFlight(managed(t, e.cl), "a")
+	atKill := snapshot(e.managed(t), "a")
+	flying := inFlight(e.managed(t), "a")
 	t.Logf("shard a killed with %d creates in flight", flying)
-	heir := e.provider(t, shardArgs("a", "shard-a-1")...)
+	heir := e.provider(t, "shard-a-1", shardArgs("a", "shard-a-1")...)
 	defer heir.Terminate() //nolint:errcheck // the test has ended; its log says why a stop failed
 
 	// While the victim's Lease is live: creates the victim dispatched may
@@ -100,7 +98,7 @@ func TestShardDeath(t *testing.T) {
 	settled := e.fc.Stats(t)
 	var checks int
 	for time.Until(expiry) > 500*time.Millisecond {
-		now := snapshot(managed(t, e.cl), "a")
+		now := snapshot(e.managed(t), "a")
 		if diff := cmp.Diff(atKill, now); diff != "" {
 			t.Fatalf("shard a's MRs changed while its Lease was live (%s before expiry); -at kill, +now:\n%s", time.Until(expiry), diff)
 		}
@@ -143,25 +141,16 @@ func TestShardDeath(t *testing.T) {
 		took.Round(time.Millisecond), f.MRs, f.CloudObjects, f.Creates, f.Conflicts, f.Duplicates, len(f.Orphans), len(f.Unreported), rep.Summary, vr.Records)
 }
 
-// clientObjects converts MRs for testbed.Create.
-func clientObjects(mgs []resource.Managed) []client.Object {
-	out := make([]client.Object, len(mgs))
-	for i, mg := range mgs {
-		out[i] = mg
-	}
-	return out
-}
-
 // inShard reports whether mg is labelled with shard.
-func inShard(mg resource.Managed, shard string) bool {
+func inShard(mg *unstructured.Unstructured, shard string) bool {
 	return mg.GetLabels()[ownership.DefaultShardLabel] == shard
 }
 
 // countReady counts shard's Ready MRs.
-func countReady(mgs []resource.Managed, shard string) int {
+func countReady(mgs []*unstructured.Unstructured, shard string) int {
 	n := 0
 	for _, mg := range mgs {
-		if inShard(mg, shard) && testbed.IsReady(mg) {
+		if inShard(mg, shard) && isReady(mg) {
 			n++
 		}
 	}
@@ -170,11 +159,11 @@ func countReady(mgs []resource.Managed, shard string) int {
 
 // inFlight counts shard's MRs with an unsettled intent annotation and no
 // external name.
-func inFlight(mgs []resource.Managed, shard string) int {
+func inFlight(mgs []*unstructured.Unstructured, shard string) int {
 	n := 0
 	for _, mg := range mgs {
 		in, has, err := journal.AnnotationIntent(mg.GetAnnotations())
-		if inShard(mg, shard) && has && err == nil && in.Unsettled() && meta.GetExternalName(mg) == "" {
+		if inShard(mg, shard) && has && err == nil && in.Unsettled() && externalName(mg) == "" {
 			n++
 		}
 	}
@@ -187,12 +176,12 @@ type mrState struct {
 	Annotations     map[string]string
 }
 
-// snapshot returns the state of shard's MRs by name.
-func snapshot(mgs []resource.Managed, shard string) map[string]mrState {
+// snapshot returns the state of shard's MRs by key.
+func snapshot(mgs []*unstructured.Unstructured, shard string) map[string]mrState {
 	out := map[string]mrState{}
 	for _, mg := range mgs {
 		if inShard(mg, shard) {
-			out[mg.GetName()] = mrState{ResourceVersion: mg.GetResourceVersion(), Annotations: maps.Clone(mg.GetAnnotations())}
+			out[key(mg)] = mrState{ResourceVersion: mg.GetResourceVersion(), Annotations: maps.Clone(mg.GetAnnotations())}
 		}
 	}
 	return out

@@ -19,14 +19,34 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// manifestDir holds the scale-out deployment shapes.
-const manifestDir = "../../../../deploy/scale-out"
+// manifestDir is where the scale-out deployment shapes are, relative to
+// the repository root.
+const manifestDir = "deploy/scale-out"
+
+// manifestPath returns the path of the manifest name, found from the
+// working directory up: go test runs in the calling test's package, which
+// is in either line's module, below the repository root.
+func manifestPath(t *testing.T, name string) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatalf("cannot find the working directory: %v", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if st, err := os.Stat(filepath.Join(dir, manifestDir)); err == nil && st.IsDir() {
+			return filepath.Join(dir, manifestDir, name)
+		}
+		if dir == filepath.Dir(dir) {
+			t.Fatalf("no %s above %s", manifestDir, wd)
+		}
+	}
+}
 
 // decodeManifests decodes every YAML document of the file name under
 // manifestDir strictly into its typed object, failing on an unknown field.
 func decodeManifests(t *testing.T, name string) []any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(manifestDir, name))
+	b, err := os.ReadFile(manifestPath(t, name))
 	if err != nil {
 		t.Fatalf("cannot read manifest: %v", err)
 	}
@@ -78,7 +98,8 @@ func statefulSets(objs []any) []*appsv1.StatefulSet {
 	return out
 }
 
-// flag returns the value of --name=value in args, and whether it is there.
+// flagValue returns the value of --name=value in args, and whether it is
+// there.
 func flagValue(args []string, name string) (string, bool) {
 	for _, a := range args {
 		if a == "--"+name {
@@ -91,12 +112,17 @@ func flagValue(args []string, name string) (string, bool) {
 	return "", false
 }
 
-// TestScaleOutManifests decodes deploy/scale-out and checks what each
-// shape's guarantees rest on: a journal per pod from volumeClaimTemplates,
-// mounted where --journal points; --replica from the pod name; a label
-// shard's single replica with per-shard leader election; hash buckets
-// without process-wide leader election; create Leases; and RBAC for Leases.
-func TestScaleOutManifests(t *testing.T) {
+// Manifests (TestScaleOutManifests) decodes deploy/scale-out and checks
+// what each shape's guarantees rest on: a journal per pod from
+// volumeClaimTemplates, mounted where --journal points; --replica from the
+// pod name; a label shard's single replica with per-shard leader election;
+// hash buckets without process-wide leader election; create Leases; and
+// RBAC for Leases. It needs no tools.
+//
+// The manifests serve both lines (their providers take the same flags);
+// each line's module runs Manifests, decoding them with its own Kubernetes
+// API types.
+func Manifests(t *testing.T) {
 	type shape struct {
 		StatefulSets int
 		Replicas     []int32

@@ -6,11 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
 )
@@ -22,7 +21,7 @@ import (
 // itself holds b back.)
 const relabelLatency = 33 * time.Second
 
-// TestRelabel relabels a RecordSet (name-keyed) and a Network (ID-keyed,
+// Relabel relabels, on line's provider-fakecloud, a RecordSet (name-keyed) and a Network (ID-keyed,
 // where a second create would make a silent duplicate) from shard a to
 // shard b while a's create of each is in flight, with --create-lease on
 // both shards. Shard b sees them at once, and is refused its creates while
@@ -30,26 +29,26 @@ const relabelLatency = 33 * time.Second
 // release the Leases; b then observes what a made. Each ends with exactly
 // one cloud object, bound, Ready, labelled b, with no intent annotation
 // and no create Lease left.
-func TestRelabel(t *testing.T) {
-	e := start(t, relabelLatency)
+func Relabel(t *testing.T, line testbed.Line) {
+	e := start(t, line, relabelLatency)
 	shardArgs := func(shard string) []string {
-		return []string{"--journal", e.path("journal-" + shard + ".db"), "--replica", "shard-" + shard + "-0",
+		return []string{"--journal", e.path("journal-" + shard + ".db"),
 			"--shard-name", shard, "--leader-election", "--create-lease", "--lease-duration=10s",
 			"--recovery-report", e.path("report-" + shard + ".json")}
 	}
-	a := e.provider(t, shardArgs("a")...)
-	b := e.provider(t, shardArgs("b")...)
-	mgs := []resource.Managed{
-		labelled(testbed.NewRecordSet("mv-rs", zone), "a"),
-		labelled(testbed.NewNetwork("mv-net", "10.77.0.0/16"), "a"),
+	a := e.provider(t, "shard-a-0", shardArgs("a")...)
+	b := e.provider(t, "shard-b-0", shardArgs("b")...)
+	mgs := []*unstructured.Unstructured{
+		labelled(line.RecordSet("mv-rs", zoneOf(line)), "a"),
+		labelled(line.Network("mv-net", "10.77.0.0/16"), "a"),
 	}
-	testbed.Create(t, e.cl, clientObjects(mgs)...)
+	e.cl.Create(t, clientObjects(mgs)...)
 	creates := (&ownership.CreateLeases{Prefix: "provider-fakecloud"})
 
 	// Mid-create: shard a holds each MR's create Lease.
 	testbed.Eventually(t, time.Minute, 20*time.Millisecond, "shard a to hold both create Leases", func() (bool, error) {
 		running(t, a, b)
-		for _, mg := range managed(t, e.cl) {
+		for _, mg := range e.managed(t) {
 			l := lease(t, e, creates.LeaseName(mg.GetUID()))
 			if l == nil || !strings.HasPrefix(*l.Spec.HolderIdentity, "shard-a-0/") {
 				return false, nil
@@ -58,8 +57,8 @@ func TestRelabel(t *testing.T) {
 		return true, nil
 	})
 	relabelled := time.Now()
-	for _, mg := range managed(t, e.cl) {
-		patch := client.MergeFrom(mg.DeepCopyObject().(client.Object))
+	for _, mg := range e.managed(t) {
+		patch := client.MergeFrom(mg.DeepCopy())
 		mg.SetLabels(map[string]string{ownership.DefaultShardLabel: "b"})
 		ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
 		if err := e.cl.Client.Patch(ctx, mg, patch); err != nil {
@@ -74,11 +73,11 @@ func TestRelabel(t *testing.T) {
 	// 2 minutes. The bound is a deadline, not a measurement.
 	testbed.Eventually(t, 4*time.Minute, 250*time.Millisecond, "both MRs to be Ready under shard b", func() (bool, error) {
 		running(t, a, b)
-		return countReady(managed(t, e.cl), "b") == len(mgs), nil
+		return countReady(e.managed(t), "b") == len(mgs), nil
 	})
 	took := time.Since(relabelled)
 
-	f := measure(t, e.cl, e.fc, readReport(t, e.path("report-a.json")), readReport(t, e.path("report-b.json")))
+	f := e.measure(t, readReport(t, e.path("report-a.json")), readReport(t, e.path("report-b.json")))
 	refused := strings.Count(readFile(t, b.LogPath()), "create refused: the create lock is not ours")
 	if refused == 0 {
 		t.Errorf("shard b never attempted a create: the test did not exercise the create Lease")
@@ -86,11 +85,11 @@ func TestRelabel(t *testing.T) {
 	if !f.ok() || f.CloudObjects != int64(len(mgs)) || f.Creates != int64(len(mgs)) {
 		t.Errorf("after the relabel: %+v; want %d cloud objects from %d creates, none orphaned or duplicated", f, len(mgs), len(mgs))
 	}
-	for _, mg := range managed(t, e.cl) {
+	for _, mg := range e.managed(t) {
 		if _, has, _ := journal.AnnotationIntent(mg.GetAnnotations()); has {
 			t.Errorf("%s still carries an intent annotation", mg.GetName())
 		}
-		if meta.GetExternalName(mg) == "" {
+		if externalName(mg) == "" {
 			t.Errorf("%s has no external name", mg.GetName())
 		}
 		if l := lease(t, e, creates.LeaseName(mg.GetUID())); l != nil {

@@ -8,16 +8,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/ownership"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-var rollingCreates = flag.Int("scaleout.creates", 500, "managed resources TestRollingRestart creates (half RecordSets, half Networks)")
+var rollingCreates = flag.Int("scaleout.creates", 500, "managed resources RollingRestart (TestRollingRestart) creates (half RecordSets, half Networks)")
 
 const (
 	// rollingReplicas and rollingBuckets are the hash-bucket shape.
@@ -32,18 +32,18 @@ const (
 	rollingReconcileTimeout = 20 * time.Second
 )
 
-// TestRollingRestart runs three hash-bucket replicas (FNV-32a into 12
+// RollingRestart runs three hash-bucket replicas of line's provider-fakecloud (FNV-32a into 12
 // buckets, a Lease per bucket, one journal per replica as a StatefulSet
 // gives), creates -scaleout.creates managed resources, and restarts the
 // replicas one by one (SIGTERM, then the same replica name with a new
 // epoch) while the creates run. It ends with every MR Ready, no duplicate
 // cloud object and no orphan left unreported.
-func TestRollingRestart(t *testing.T) {
-	e := start(t, rollingLatency)
+func RollingRestart(t *testing.T, line testbed.Line) {
+	e := start(t, line, rollingLatency)
 	var ps []*testbed.Provider
 	for i := range rollingReplicas {
 		r := fmt.Sprintf("r-%d", i)
-		ps = append(ps, e.provider(t, "--journal", e.path("journal-"+r+".db"), "--replica", r,
+		ps = append(ps, e.provider(t, r, "--journal", e.path("journal-"+r+".db"),
 			fmt.Sprintf("--buckets=%d", rollingBuckets), "--create-lease", "--lease-duration="+rollingLease.String(),
 			"--recovery-retry-interval=1s", "--poll=1m", "--max-reconcile-rate=50",
 			// A restart leaves creates incomplete with no intent in buckets
@@ -58,8 +58,8 @@ func TestRollingRestart(t *testing.T) {
 	n := *rollingCreates
 	var mgs []client.Object
 	for i := range n / 2 {
-		mgs = append(mgs, testbed.NewRecordSet(fmt.Sprintf("load-rs-%03d", i), zone),
-			testbed.NewNetwork(fmt.Sprintf("load-net-%03d", i), fmt.Sprintf("10.%d.%d.0/24", i/256, i%256)))
+		mgs = append(mgs, e.recordSet("load-rs-%03d", i),
+			e.network("load-net-%03d", i, fmt.Sprintf("10.%d.%d.0/24", i/256, i%256)))
 	}
 	began := time.Now()
 	// Create from four goroutines: the restarts below run while the
@@ -91,7 +91,7 @@ func TestRollingRestart(t *testing.T) {
 	for i, p := range ps {
 		time.Sleep(3 * time.Second)
 		running(t, ps...)
-		ready := countAllReady(managed(t, e.cl))
+		ready := countAllReady(e.managed(t))
 		r := fmt.Sprintf("r-%d", i)
 		before := lease(t, e, hb.MemberLeaseName(r))
 		if err := p.Terminate(); err != nil {
@@ -125,7 +125,7 @@ func TestRollingRestart(t *testing.T) {
 	budget := 3*time.Minute + time.Duration(n)*200*time.Millisecond
 	testbed.Eventually(t, budget, time.Second, "every MR to exist", func() (bool, error) {
 		failedCreate()
-		return len(managed(t, e.cl)) == len(mgs), nil
+		return len(e.managed(t)) == len(mgs), nil
 	})
 	f := converge(t, e, budget, reports)
 	var first, later []map[string]int
@@ -158,10 +158,10 @@ func TestRollingRestart(t *testing.T) {
 }
 
 // countAllReady counts the Ready MRs.
-func countAllReady(mgs []resource.Managed) int {
+func countAllReady(mgs []*unstructured.Unstructured) int {
 	n := 0
 	for _, mg := range mgs {
-		if testbed.IsReady(mg) {
+		if isReady(mg) {
 			n++
 		}
 	}

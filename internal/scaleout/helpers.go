@@ -11,16 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -32,51 +32,70 @@ const (
 	// leaderElectionID is cmd/provider-fakecloud's leader-election Lease
 	// prefix.
 	leaderElectionID = "crossplane-leader-election-provider-fakecloud"
-	// zone holds the tests' record sets.
+	// zone holds the tests' record sets (on a namespaced line, each
+	// namespace's own zone; see zoneOf).
 	zone = "example-com"
 	// tagName is the crossplane-name tag upjet puts on cloud objects.
-	tagName = "crossplane-name"
+	tagName = recovery.TagCrossplaneName
 	// apiTimeout bounds one API call of a test.
 	apiTimeout = 30 * time.Second
 )
 
-// env is a cluster, the fake cloud and the built binaries.
+// env is a cluster serving one line's CRDs, the fake cloud and the built
+// binaries.
 type env struct {
-	bins testbed.Binaries
-	cl   *testbed.Cluster
-	fc   *testbed.FakeCloud
-	dir  string
+	line testbed.Line
+	// scopes are where the managed resources of a batch go (see spread):
+	// line, and on a namespaced line a second namespace.
+	scopes []testbed.Line
+	bins   testbed.Binaries
+	cl     *fakecloudtest.Cluster
+	fc     *testbed.FakeCloud
+	dir    string
 	// kube knows the built-in kinds (Leases).
 	kube client.Client
 }
 
-// start starts envtest, the fake cloud with the given create latency and
-// the ProviderConfig, and creates the Lease namespace.
-func start(t *testing.T, createLatency time.Duration) *env {
+// start builds line's binaries, starts envtest with line's CRDs, the fake
+// cloud with the given create latency and line's provider config, and
+// creates the Lease namespace and the managed resources' namespaces.
+// Under -short it skips t before building (testbed.BuildBinaries).
+func start(t *testing.T, line testbed.Line, createLatency time.Duration) *env {
 	t.Helper()
-	e := &env{bins: testbed.BuildBinaries(t), dir: t.TempDir()}
-	e.cl = testbed.StartCluster(t)
+	e := &env{line: line, scopes: scopes(line), bins: testbed.BuildBinaries(t, line.ProviderPackage), dir: t.TempDir()}
+	where := "cluster-scoped"
+	if line.Namespaced() {
+		var nss []string
+		for _, s := range e.scopes {
+			nss = append(nss, s.Namespace)
+		}
+		where = fmt.Sprintf("namespaces %q", nss)
+	}
+	t.Logf("scale-out: line %s, group %s, %s", line.Name, line.Group, where)
+	e.cl = fakecloudtest.StartClusterWith(t, line.CRDs)
 	e.fc = testbed.StartFakeCloud(t, e.bins.FakeCloud, fmt.Sprintf(`--faults={"latency":{"create":%q}}`, createLatency))
-	testbed.CreateProviderConfig(t, e.cl, e.fc.URL)
 	kube, err := client.New(e.cl.Config, client.Options{})
 	if err != nil {
 		t.Fatalf("cannot create a client for Leases: %v", err)
 	}
 	e.kube = kube
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
-	if err := e.kube.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS}}); err != nil {
-		t.Fatalf("cannot create namespace %s: %v", leaseNS, err)
+	objs := []client.Object{&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: leaseNS}}}
+	for _, s := range e.scopes {
+		if s.Namespaced() {
+			objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.Namespace}})
+		}
 	}
+	e.cl.Create(t, append(objs, line.ProviderConfig(e.fc.URL))...)
 	return e
 }
 
-// provider starts provider-fakecloud with common flags plus args.
-func (e *env) provider(t *testing.T, args ...string) *testbed.Provider {
+// provider starts provider-fakecloud as replica, with common flags plus
+// args. Its log is named after the replica.
+func (e *env) provider(t *testing.T, replica string, args ...string) *testbed.Provider {
 	t.Helper()
 	all := append([]string{"--max-reconcile-rate=100", "--poll=5s", "--leader-election-namespace=" + leaseNS,
-		"--bucket-lease-namespace=" + leaseNS}, args...)
-	return testbed.StartProvider(t, e.bins.Provider, e.cl, all...)
+		"--bucket-lease-namespace=" + leaseNS, "--replica", replica}, args...)
+	return testbed.StartNamedProvider(t, "provider-"+replica, e.bins.Provider, e.cl.Kubeconfig, all...)
 }
 
 // path returns a file name in the test's directory.
@@ -88,11 +107,26 @@ func labelled[T client.Object](obj T, shard string) T {
 	return obj
 }
 
-// managed lists every managed resource of both kinds.
-func managed(t *testing.T, cl *testbed.Cluster) []resource.Managed {
+// managed lists every managed resource of both kinds, in every namespace,
+// each kind sorted by key.
+func (e *env) managed(t *testing.T) []*unstructured.Unstructured {
 	t.Helper()
-	out := testbed.List(t, cl, &v1alpha1.RecordSetList{})
-	return append(out, testbed.List(t, cl, &v1alpha1.NetworkList{})...)
+	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
+	defer cancel()
+	var out []*unstructured.Unstructured
+	for _, kind := range []string{testbed.KindRecordSet, testbed.KindNetwork} {
+		l := e.line.List(kind)
+		if err := e.cl.Client.List(ctx, l); err != nil {
+			t.Fatalf("cannot list %s: %v", kind, err)
+		}
+		items := make([]*unstructured.Unstructured, len(l.Items))
+		for i := range l.Items {
+			items[i] = &l.Items[i]
+		}
+		slices.SortFunc(items, func(a, b *unstructured.Unstructured) int { return strings.Compare(key(a), key(b)) })
+		out = append(out, items...)
+	}
+	return out
 }
 
 // lease returns the Lease name in leaseNS, or nil when there is none.
@@ -120,7 +154,7 @@ type figures struct {
 	Orphans, Unreported []string
 	// DoubleBound are external names more than one MR is bound to.
 	DoubleBound []string
-	// Stuck are MRs neither Ready nor paused with a report entry.
+	// Stuck are MRs (by key) neither Ready nor paused with a report entry.
 	Stuck []string
 }
 
@@ -131,41 +165,50 @@ func (f figures) ok() bool {
 
 // measure computes the figures from the MRs, the fake cloud and the
 // recovery reports.
-func measure(t *testing.T, cl *testbed.Cluster, fc *testbed.FakeCloud, reports ...*recovery.Report) figures {
+func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
 	t.Helper()
-	mrs := managed(t, cl)
-	st := fc.Stats(t)
-	f := figures{MRs: int64(len(mrs)), Creates: st.Total().Creates, Conflicts: st.Total().Conflicts}
+	mrs := e.managed(t)
+	st := e.fc.Stats(t)
+	return tally(mrs, st.Objects.All(), st.Total().Creates, st.Total().Conflicts, reports...)
+}
+
+// tally computes the figures from the MRs, the fake cloud's live objects,
+// its create and conflict counts, and the recovery reports (nil ones
+// skipped).
+func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, conflicts int64, reports ...*recovery.Report) figures {
+	f := figures{MRs: int64(len(mrs)), Creates: creates, Conflicts: conflicts}
 	reported := map[string]bool{}
 	paused := map[string]bool{}
 	for _, rep := range reports {
 		if rep == nil {
 			continue
 		}
-		for _, e := range rep.Entries {
-			for _, fo := range e.Found {
+		for _, ent := range rep.Entries {
+			for _, fo := range ent.Found {
 				if !fo.Adopted {
 					reported[fo.ID] = true
 				}
 			}
-			if e.Outcome == recovery.OutcomeConflict {
-				paused[e.Resource.Name] = true
+			if ent.Outcome == recovery.OutcomeConflict {
+				paused[refKey(ent.Resource)] = true
 			}
 		}
 	}
 	bound := map[string]int{}
 	for _, mg := range mrs {
-		if en := meta.GetExternalName(mg); en != "" {
+		if en := externalName(mg); en != "" {
 			bound[en]++
 		}
-		if !testbed.IsReady(mg) && !(meta.IsPaused(mg) && paused[mg.GetName()]) {
-			f.Stuck = append(f.Stuck, mg.GetName())
+		if !isReady(mg) && !(isPaused(mg) && paused[key(mg)]) {
+			f.Stuck = append(f.Stuck, key(mg))
 		}
 	}
-	per := map[[2]string]int{}
-	for _, o := range st.Objects.All() {
+	// A cloud object belongs to the MR its crossplane tags name: kind,
+	// namespace (on a namespaced line) and name.
+	per := map[[3]string]int{}
+	for _, o := range objs {
 		f.CloudObjects++
-		per[[2]string{o.Kind, o.Tags[tagName]}]++
+		per[[3]string{o.Kind, o.Tags[recovery.TagCrossplaneNamespace], o.Tags[tagName]}]++
 		if bound[o.ID] == 0 {
 			f.Orphans = append(f.Orphans, o.ID)
 			if !reported[o.ID] {
@@ -184,6 +227,7 @@ func measure(t *testing.T, cl *testbed.Cluster, fc *testbed.FakeCloud, reports .
 	slices.Sort(f.Stuck)
 	slices.Sort(f.Orphans)
 	slices.Sort(f.Unreported)
+	slices.Sort(f.DoubleBound)
 	return f
 }
 
@@ -193,18 +237,18 @@ func converge(t *testing.T, e *env, timeout time.Duration, reports func() []*rec
 	var f figures
 	deadline := time.Now().Add(timeout)
 	for {
-		f = measure(t, e.cl, e.fc, reports()...)
+		f = e.measure(t, reports()...)
 		if f.ok() {
 			return f
 		}
 		if time.Now().After(deadline) {
-			var stuck []resource.Managed
-			for _, mg := range managed(t, e.cl) {
-				if slices.Contains(f.Stuck, mg.GetName()) {
+			var stuck []*unstructured.Unstructured
+			for _, mg := range e.managed(t) {
+				if slices.Contains(f.Stuck, key(mg)) {
 					stuck = append(stuck, mg)
 				}
 			}
-			t.Fatalf("after %s the invariants do not hold: %+v\nstuck:\n%s", timeout, f, testbed.Describe(stuck))
+			t.Fatalf("after %s the invariants do not hold: %+v\nstuck:\n%s", timeout, f, describe(stuck))
 		}
 		time.Sleep(time.Second)
 	}

@@ -5,33 +5,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// TestAnnotationOnlyCrash runs provider-fakecloud with --annotation-only
+// AnnotationOnlyCrash runs line's provider-fakecloud with --annotation-only
 // (no journal, no volume), SIGKILLs it with creates in flight, and
 // restarts it: recovery works from the annotations alone and the crash
 // matrix's invariants hold. The intent annotation is on every in-flight
 // MR before its create is dispatched.
-func TestAnnotationOnlyCrash(t *testing.T) {
-	e := start(t, 3*time.Second)
-	args := []string{"--annotation-only", "--replica", "solo-0", "--recovery-report", e.path("report.json")}
-	p := e.provider(t, args...)
-	var mgs []resource.Managed
+func AnnotationOnlyCrash(t *testing.T, line testbed.Line) {
+	e := start(t, line, 3*time.Second)
+	args := []string{"--annotation-only", "--recovery-report", e.path("report.json")}
+	p := e.provider(t, "solo-0", args...)
+	var mgs []*unstructured.Unstructured
 	for i := range 6 {
-		mgs = append(mgs, testbed.NewRecordSet(fmt.Sprintf("ao-rs-%02d", i), zone),
-			testbed.NewNetwork(fmt.Sprintf("ao-net-%02d", i), fmt.Sprintf("10.%d.0.0/16", 150+i)))
+		mgs = append(mgs, e.recordSet("ao-rs-%02d", i),
+			e.network("ao-net-%02d", i, fmt.Sprintf("10.%d.0.0/16", 150+i)))
 	}
-	testbed.Create(t, e.cl, clientObjects(mgs)...)
+	e.cl.Create(t, clientObjects(mgs)...)
 	st := e.fc.Stats(t)
 	testbed.Eventually(t, time.Minute, 20*time.Millisecond, "creates to be in flight", func() (bool, error) {
 		running(t, p)
 		n := 0
-		for _, mg := range managed(t, e.cl) {
+		for _, mg := range e.managed(t) {
 			if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil && in.Unsettled() {
 				n++
 			}

@@ -7,15 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
-	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/internal/testbed"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -25,7 +24,7 @@ import (
 // create with no intent 5s + 35s.
 const takeoverReconcileTimeout = 5 * time.Second
 
-// TestTakeoverOfIncompleteCreates is the state a rolling restart leaves
+// TakeoverOfIncompleteCreates is, on line's provider-fakecloud, the state a rolling restart leaves
 // behind, made on purpose: managed resources whose create a replica began
 // and never recorded (crossplane-runtime's pending mark, no intent, no
 // external name), in buckets whose current holder has already made its
@@ -34,12 +33,12 @@ const takeoverReconcileTimeout = 5 * time.Second
 // again. The holders' later passes must resolve each, but only once no
 // reconcile can still be running, and never while a live process holds
 // the resource's create Lease.
-func TestTakeoverOfIncompleteCreates(t *testing.T) {
-	e := start(t, 100*time.Millisecond)
+func TakeoverOfIncompleteCreates(t *testing.T, line testbed.Line) {
+	e := start(t, line, 100*time.Millisecond)
 	var ps []*testbed.Provider
 	for i := range rollingReplicas {
 		r := fmt.Sprintf("r-%d", i)
-		ps = append(ps, e.provider(t, "--journal", e.path("journal-"+r+".db"), "--replica", r,
+		ps = append(ps, e.provider(t, r, "--journal", e.path("journal-"+r+".db"),
 			fmt.Sprintf("--buckets=%d", rollingBuckets), "--create-lease", "--lease-duration="+rollingLease.String(),
 			"--recovery-retry-interval=1s", "--reconcile-timeout="+takeoverReconcileTimeout.String(),
 			"--recovery-report", e.path("report-"+r+".json")))
@@ -55,19 +54,17 @@ func TestTakeoverOfIncompleteCreates(t *testing.T) {
 	old := time.Now().Add(-10 * time.Minute)
 
 	// Nothing reached the cloud: cleared, then created once.
-	oldRS := incomplete(t, e, testbed.NewRecordSet("late-rs", zone), old)
+	oldRS := incomplete(t, e, line.RecordSet("late-rs", zoneOf(line)), old)
 	// The cloud made the Network before the replica died: adopted.
-	oldNet := testbed.NewNetwork("late-net", "10.8.0.0/24")
-	made, err := fakecloud.NewClient(e.fc.URL).CreateNetwork(ctx, fakecloud.Network{Name: oldNet.Name, CIDRBlock: "10.8.0.0/24", Tags: map[string]string{
-		recovery.TagCrossplaneKind: "network.fakecloud.intentjournal.io", recovery.TagCrossplaneName: oldNet.Name,
-		recovery.TagCrossplaneProviderConfig: testbed.ProviderConfigName,
-	}})
+	oldNet := line.Network("late-net", "10.8.0.0/24")
+	made, err := fakecloud.NewClient(e.fc.URL).CreateNetwork(ctx, fakecloud.Network{Name: oldNet.GetName(), CIDRBlock: "10.8.0.0/24",
+		Tags: line.CrossplaneTags(testbed.KindNetwork, oldNet.GetName())})
 	if err != nil {
 		t.Fatal(err)
 	}
 	incomplete(t, e, oldNet, old)
 	// A live replica holds the create Lease: it may still be creating.
-	locked := incomplete(t, e, testbed.NewRecordSet("late-locked", zone), old)
+	locked := incomplete(t, e, line.RecordSet("late-locked", zoneOf(line)), old)
 	lockName := fmt.Sprintf("provider-fakecloud-create-%s", locked.GetUID())
 	secs := int32(3600)
 	now := metav1.NewMicroTime(time.Now())
@@ -81,10 +78,10 @@ func TestTakeoverOfIncompleteCreates(t *testing.T) {
 	lockedBefore := locked.GetAnnotations()
 	// Written a moment ago: its reconcile may still be running.
 	youngAt := time.Now()
-	young := incomplete(t, e, testbed.NewRecordSet("late-young", zone), youngAt)
+	young := incomplete(t, e, line.RecordSet("late-young", zoneOf(line)), youngAt)
 
-	get := func(obj client.Object) resource.Managed {
-		mg := obj.DeepCopyObject().(resource.Managed)
+	get := func(obj *unstructured.Unstructured) *unstructured.Unstructured {
+		mg := obj.DeepCopy()
 		ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
 		defer cancel()
 		if err := e.cl.Client.Get(ctx, client.ObjectKeyFromObject(obj), mg); err != nil {
@@ -93,9 +90,9 @@ func TestTakeoverOfIncompleteCreates(t *testing.T) {
 		return mg
 	}
 	testbed.Eventually(t, 2*time.Minute, 250*time.Millisecond, "the old incomplete creates to be resolved and Ready", func() (bool, error) {
-		return testbed.IsReady(get(oldRS)) && testbed.IsReady(get(oldNet)), nil
+		return isReady(get(oldRS)) && isReady(get(oldNet)), nil
 	})
-	if got := meta.GetExternalName(get(oldNet)); got != made.ID {
+	if got := externalName(get(oldNet)); got != made.ID {
 		t.Errorf("the Network's external name is %q, want the cloud object it adopted, %q", got, made.ID)
 	}
 	if !youngStillIncomplete(get(young), youngAt, grace) {
@@ -113,13 +110,13 @@ func TestTakeoverOfIncompleteCreates(t *testing.T) {
 		t.Fatal(err)
 	}
 	testbed.Eventually(t, 2*time.Minute, 250*time.Millisecond, "the released and the young incomplete creates to be resolved and Ready", func() (bool, error) {
-		return testbed.IsReady(get(locked)) && testbed.IsReady(get(young)), nil
+		return isReady(get(locked)) && isReady(get(young)), nil
 	})
 	if since := time.Since(youngAt); since < grace {
 		t.Errorf("the young incomplete create was Ready %s after its pending mark, before %s", since, grace)
 	}
 
-	f := measure(t, e.cl, e.fc)
+	f := e.measure(t)
 	var later []map[string]int
 	for _, p := range ps {
 		for _, ps := range passes(t, p.LogPath()) {
@@ -151,7 +148,7 @@ func TestTakeoverOfIncompleteCreates(t *testing.T) {
 
 // incomplete creates obj as a replica that died between
 // crossplane-runtime's pending mark and the create's intent leaves it.
-func incomplete[T client.Object](t *testing.T, e *env, obj T, pendingAt time.Time) T {
+func incomplete(t *testing.T, e *env, obj *unstructured.Unstructured, pendingAt time.Time) *unstructured.Unstructured {
 	t.Helper()
 	obj.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: pendingAt.UTC().Format(time.RFC3339)})
 	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
@@ -164,8 +161,8 @@ func incomplete[T client.Object](t *testing.T, e *env, obj T, pendingAt time.Tim
 
 // youngStillIncomplete reports whether mg, marked pending at, is either
 // still incomplete or was resolved no earlier than grace after the mark.
-func youngStillIncomplete(mg resource.Managed, at time.Time, grace time.Duration) bool {
-	if meta.ExternalCreateIncomplete(mg) {
+func youngStillIncomplete(mg *unstructured.Unstructured, at time.Time, grace time.Duration) bool {
+	if createIncomplete(mg) {
 		return true
 	}
 	return time.Since(at.Truncate(time.Second)) >= grace

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/pkg/resource/fake"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 	authorizationv1 "k8s.io/api/authorization/v1"
@@ -43,14 +42,18 @@ type identity struct {
 // names unique, so Leases a failed run left behind do not interfere.
 type exercise func(ctx context.Context, id identity, run int) []string
 
-// TestScaleOutRoles applies the Role of each deploy/scale-out shape to a
-// real API server and impersonates the provider's ServiceAccount bound to
-// it. With exactly the Role's rules, the shape's ownership calls (leader
-// election or bucket Leases, create Leases, liveness checks, leader
-// election Events) all succeed. With any one verb taken away, one of them
-// fails with the API server's error naming that verb and resource: the
-// Role grants nothing the shape does not use.
-func TestScaleOutRoles(t *testing.T) {
+// Roles (TestScaleOutRoles) applies the Role of each deploy/scale-out
+// shape to a real API server and impersonates the provider's
+// ServiceAccount bound to it. With exactly the Role's rules, the shape's
+// ownership calls (leader election or bucket Leases, create Leases,
+// liveness checks, leader election Events) all succeed. With any one verb
+// taken away, one of them fails with the API server's error naming that
+// verb and resource: the Role grants nothing the shape does not use.
+//
+// The manifests and the calls are the same for both lines; each line's
+// module runs Roles so that the calls go through the client-go and
+// controller-runtime its provider links.
+func Roles(t *testing.T) {
 	cfg := testenv.StartEnvtest(t)
 	admin, err := client.New(cfg, client.Options{})
 	if err != nil {
@@ -197,7 +200,7 @@ func createLeaseCalls(ctx context.Context, c client.Client, owner journal.Owner,
 	log, warned := warnings()
 	var errs []string
 	cl := &ownership.CreateLeases{Client: c, Namespace: leaseNS, Prefix: prefix, Owner: owner, LeaseDuration: 3 * time.Second, Logger: log}
-	mg := &fake.Managed{ObjectMeta: metav1.ObjectMeta{Name: "mr", UID: types.UID(prefix + "-uid")}}
+	mg := &metav1.ObjectMeta{Name: "mr", UID: types.UID(prefix + "-uid")}
 	unlock, err := cl.LockCreate(ctx, mg)
 	if err != nil {
 		return append(errs, err.Error())
