@@ -117,3 +117,13 @@ func (c *CreateLeases) LockCreate(ctx context.Context, mg metav1.Object) (func()
 		}
 	}, nil
 }
+
+// AnnotationCreateRefused is written, with crossplane's failed-create mark,
+// on a managed resource whose create a replica refused because another
+// replica owns it (see the adapters' Create). Its value is the time of the
+// refusal (RFC 3339, nanoseconds). crossplane-runtime's event filter
+// (resource.DesiredStateChanged) ignores a change of the create marks
+// alone; this annotation is one it passes, so the owner, which may have
+// seen the refuser's pending mark and stopped ("cannot determine creation
+// result", with no requeue), reconciles again at once.
+const AnnotationCreateRefused = "intentjournal.io/create-refused"

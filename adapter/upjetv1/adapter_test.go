@@ -93,7 +93,7 @@ type harness struct {
 // newHarness runs the adapter against envtest and the in-process fake
 // cloud, with a started manager (its cache backs the callback path) and a
 // finished recovery pass.
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, opts ...func(*upjetv1.Config)) *harness {
 	t.Helper()
 	h := &harness{cl: testbed.StartCluster(t), inner: &inner{}, upjet: &callbacks{}}
 	_, h.cloud = fakecloudtest.Serve(t)
@@ -104,7 +104,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatalf("ctrl.NewManager(): %v", err)
 	}
 	h.reg = prometheus.NewRegistry()
-	h.a, err = upjetv1.Setup(mgr, upjetv1.Config{
+	cfg := upjetv1.Config{
 		Registry:    h.reg,
 		JournalPath: filepath.Join(t.TempDir(), "intents.db"),
 		Replica:     "test",
@@ -116,7 +116,11 @@ func newHarness(t *testing.T) *harness {
 			}
 			return nil
 		},
-	})
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	h.a, err = upjetv1.Setup(mgr, cfg)
 	if err != nil {
 		t.Fatalf("upjetv1.Setup(): %v", err)
 	}

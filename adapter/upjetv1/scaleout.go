@@ -2,15 +2,23 @@ package upjetv1
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
+	"time"
 
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/ownership"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
@@ -35,12 +43,63 @@ func (k *Kind) lockCreate(ctx context.Context, mg resource.Managed) (func(), err
 	if err != nil {
 		k.a.log.Info("create refused: the create lock is not ours", zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()),
 			zap.String("uid", string(mg.GetUID())), zap.Error(err))
+		if k.a.notOwner(mg, err) {
+			k.handBack(ctx, mg)
+		}
 		return nil, fmt.Errorf("cannot create: cannot take the create lock of %s: %w", mg.GetName(), err)
 	}
 	if unlock == nil {
 		unlock = func() {}
 	}
 	return sync.OnceFunc(unlock), nil
+}
+
+// notOwner reports whether a create of mg refused with err was refused
+// because another replica owns mg now.
+func (a *Adapter) notOwner(mg resource.Managed, err error) bool {
+	return errors.Is(err, ownership.ErrNotOwned) || (a.owns != nil && !a.owns(mg.GetNamespace(), mg.GetName()))
+}
+
+// handBack leaves mg, whose create this process refused because another
+// replica owns it, to that owner. crossplane-runtime marked the create
+// pending before it called Create. An owner that reconciles mg before the
+// failed mark lands stops ("cannot determine creation result") without a
+// requeue, and waits for an event; but its event filter
+// (resource.DesiredStateChanged) ignores the failed mark that follows, and
+// this process, not the owner, is requeued for the error. So one patch
+// writes the failed mark now, with ownership.AnnotationCreateRefused, an
+// annotation the filter passes: the owner reconciles again and finds the
+// create ended. Nothing was recorded or dispatched, so the failed mark is
+// true. A patch that fails leaves the owner to its next resync; it is
+// logged, and the refusal stands.
+func (k *Kind) handBack(ctx context.Context, mg resource.Managed) {
+	now := time.Now()
+	failed := now.UTC().Format(time.RFC3339)
+	refused := now.UTC().Format(time.RFC3339Nano)
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"uid": mg.GetUID(),
+		"annotations": map[string]any{
+			meta.AnnotationKeyExternalCreateFailed: failed,
+			ownership.AnnotationCreateRefused:      refused,
+		},
+	}})
+	if err == nil {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(k.gvk)
+		u.SetNamespace(mg.GetNamespace())
+		u.SetName(mg.GetName())
+		if err = k.a.kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, body)); err == nil {
+			// Keep the in-memory object in step, so the reconciler's own
+			// failed-mark update does not conflict.
+			mg.SetResourceVersion(u.GetResourceVersion())
+			meta.AddAnnotations(mg, map[string]string{meta.AnnotationKeyExternalCreateFailed: failed, ownership.AnnotationCreateRefused: refused})
+			k.a.log.Info("create refused: handed back to the owner", zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()),
+				zap.String("resource", mg.GetName()))
+			return
+		}
+	}
+	k.a.log.Warn("cannot hand a refused create back to its owner; it waits for the owner's next resync", zap.String("kind", k.gvk.Kind),
+		zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.Error(err))
 }
 
 // Reconciler returns r filtered by Config.Owns: a request for a managed

@@ -55,7 +55,6 @@ func (k *Kind) begin(ctx context.Context, mg resource.Managed, in journal.Intent
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
 	u.SetNamespace(mg.GetNamespace())
-	u.SetNamespace(mg.GetNamespace())
 	u.SetName(mg.GetName())
 	if err := k.a.kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, body)); err != nil {
 		return journal.Intent{}, fmt.Errorf("cannot patch the intent annotation of %s: %w", mg.GetName(), err)

@@ -19,8 +19,11 @@ import (
 const EnvKeepLogs = "INTENTJOURNAL_TESTBED_LOGS"
 
 // stopTimeout bounds how long Terminate waits for a clean exit before it
-// kills the process.
-const stopTimeout = 15 * time.Second
+// kills the process: a provider's manager drains for up to 30 s (its
+// default graceful shutdown timeout, and Kubernetes' default
+// terminationGracePeriodSeconds), and under load it has needed more than
+// 15 s (TestRollingRestart on v2, 2 cores, load 14).
+const stopTimeout = 35 * time.Second
 
 // Process is a child process that a test can SIGKILL and restart with the
 // same arguments. Its stdout and stderr are appended to one log file, kept
