@@ -89,7 +89,7 @@ func Measure(kinds []Facts, t Templates) Coverage {
 		}
 		why, ok := notUsed[r]
 		if !ok {
-			why = "no kind has this Terraform resource type"
+			why = "no kind measured has this Terraform resource type"
 		}
 		c.UnusedTemplates = append(c.UnusedTemplates, UnusedTemplate{TerraformResource: r, Reason: why})
 	}

@@ -30,7 +30,7 @@ func TestMeasure(t *testing.T) {
 		},
 		Total: ProviderCoverage{Provider: "total", Kinds: 6, ObserveByName: 2, ObserveByTemplate: 1, ListByTags: 1, ReportOnly: 2, Covered: 4, Goal: 3, GoalCovered: 3, GoalMet: true},
 		UnusedTemplates: []UnusedTemplate{
-			{TerraformResource: "aws_nonexistent", Reason: "no kind has this Terraform resource type"},
+			{TerraformResource: "aws_nonexistent", Reason: "no kind measured has this Terraform resource type"},
 			{TerraformResource: "google_dns_managed_zone", Reason: "the kind's ID is known before the create: observe-by-name needs no template"},
 		},
 	}
