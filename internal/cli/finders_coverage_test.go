@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
 // realKinds is the kinds file of provider-upjet-aws, -gcp and -azure.
@@ -86,7 +87,7 @@ func TestFindersCoverageErrors(t *testing.T) {
 		},
 		"BadKinds": {
 			reason:   "a malformed kinds file names the line",
-			args:     []string{"finders", "coverage", "--kinds", writeFile(t, strategyHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\n")},
+			args:     []string{"finders", "coverage", "--kinds", writeFile(t, strategy.KindsHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\n")},
 			wantCode: ExitError, wantStderr: `strategy: bad kinds file: line 2: id_known_before_create "X", want K or C`,
 		},
 		"BadTemplates": {
@@ -111,9 +112,6 @@ func TestFindersCoverageErrors(t *testing.T) {
 		})
 	}
 }
-
-// strategyHeader is the kinds file's header line.
-const strategyHeader = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail"
 
 // TestFindersCoverageRealKinds measures the real kinds of
 // provider-upjet-aws, -gcp and -azure with the built-in templates: the
