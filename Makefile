@@ -13,6 +13,8 @@ FUZZ_TARGETS := \
 	./journal:FuzzDecodeAnnotation \
 	./recovery:FuzzDecodeReport \
 	./recovery/terraform:FuzzParseDiagnostics \
+	./recovery/strategy:FuzzDecodeKinds \
+	./recovery/strategy:FuzzDecodeTemplates \
 	./internal/failpoint:FuzzParse
 
 DEMO_N ?= 200

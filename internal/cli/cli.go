@@ -35,6 +35,7 @@ type cli struct {
 	Journal journalCmd     `cmd:"" help:"Inspect and maintain an intent journal file (offline)."`
 	Recover recoverOptions `cmd:"" help:"Run the recovery pass against a cluster: resolve every unsettled create intent."`
 	Report  reportOptions  `cmd:"" help:"Print the orphan report of journal plus cluster without changing anything (a dry-run pass)."`
+	Finders findersCmd     `cmd:"" help:"Measure how recovery can find each kind of an upjet provider (offline)."`
 
 	// The commands WithCommands adds.
 	kong.Plugins
@@ -46,6 +47,11 @@ type journalCmd struct {
 	Show    showOptions    `cmd:"" help:"Show one intent in full."`
 	Verify  verifyOptions  `cmd:"" help:"Check a journal's bbolt consistency and every record's CRC."`
 	Compact compactOptions `cmd:"" help:"Delete terminal intents older than the retention."`
+}
+
+// findersCmd groups the offline finder commands.
+type findersCmd struct {
+	Coverage coverageOptions `cmd:"" help:"Classify every kind of a kinds file by finder strategy and count the coverage per provider."`
 }
 
 // Env is what every command's Run method receives from Main.

@@ -1,0 +1,59 @@
+// Package strategy derives, for every kind of an upjet-generated provider,
+// how the recovery pass can find what an interrupted create made, from the
+// kind's external-name configuration alone: no Finder written per kind.
+//
+// A Strategy is chosen by Classify from a kind's Facts, in this order:
+//
+//	ID known before the create (K)        observe-by-name      Observe (a Terraform read) by the ID the create would have made
+//	cloud-assigned (C), with an ID
+//	  template that needs no external name observe-by-template  Observe by the ID the kind's template renders from spec and setup
+//	cloud-assigned, with a tags field     list-by-tags         list by the crossplane tags the create sent (a per-cloud lister)
+//	anything else                         report-only          nothing can be looked up; an unsettled create is reported
+//
+// A K kind is observe-by-name whether or not a template is given: its
+// provider's own GetIDFn builds the ID, and a second copy of that rule
+// could only drift. A template comes before tags because it names one
+// resource exactly, where tags need the cloud to have kept them.
+//
+// Coverage measures a provider's kinds: how many fall to each strategy,
+// and whether every kind that needs no per-kind input (K, or C with a tags
+// field) is covered without any template. That is the goal of issue #17.
+//
+// # The kinds file
+//
+// DecodeKinds reads the tab-separated kinds file of testdata/
+// (upjet-provider-kinds.tsv): a header line
+//
+//	provider	terraform_resource	id_known_before_create	external_name_config	tags_or_labels_field	detail
+//
+// then one kind a line with exactly those six columns: the provider (aws,
+// gcp, azure, or any lower-case name), the Terraform resource type, K or C,
+// the external-name configuration (NameAsIdentifier, IdentifierFromProvider,
+// Templated:..., custom:<function>), the comma-separated tags or labels
+// fields of spec.forProvider (empty when none), and a free-text detail (the
+// upjet template or the parameter). The decoder is strict: a wrong header,
+// column count, K/C value, empty name, control character or duplicate kind
+// is an error naming the line, wrapping ErrBadKinds.
+//
+// # The templates file
+//
+// DecodeTemplates reads an ID template per Terraform resource type:
+//
+//	# comment
+//	google_dns_record_set	projects/{{ .parameters.project }}/...
+//
+// Each line not blank and not a comment (first non-blank character #) is
+// the resource type, one tab, and the template, up to the end of the line,
+// taken as it is: it may hold further tabs, but no leading or trailing
+// blanks. A template is upjet's (config.TemplatedStringAsIdentifier): Go
+// text/template with the functions ToLower and ToUpper, executed on
+//
+//	.parameters     the Terraform arguments of spec.forProvider (snake_case)
+//	.setup          .setup.configuration (the Terraform provider configuration)
+//	                and .setup.client_metadata (e.g. account_id on AWS)
+//	.external_name  the crossplane.io/external-name annotation
+//
+// and may reference nothing else. Errors name the line and wrap
+// ErrBadTemplate. The defaults, templates/default.tsv, are built in
+// (DefaultTemplates).
+package strategy
