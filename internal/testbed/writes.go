@@ -87,3 +87,40 @@ func Median(xs []int) float64 {
 	}
 	return float64(s[len(s)/2-1]+s[len(s)/2]) / 2
 }
+
+// WritesPerCreate are the successful API writes of a batch of creates,
+// each from creation to Ready: of every create, and of those that met no
+// 409 (for the log).
+type WritesPerCreate struct {
+	All, Clean []int
+}
+
+// Add records one create's writes.
+func (w *WritesPerCreate) Add(m *MRWrites) {
+	w.All = append(w.All, m.OK)
+	if m.Conflicts == 0 {
+		w.Clean = append(w.Clean, m.OK)
+	}
+}
+
+// CheckNoAddedWrites returns an error when the wrapped batch made more
+// successful API writes per create than the unwrapped one.
+//
+// A write that meets a stale cache fails with 409 and the reconcile runs
+// again, which adds or skips a pair of writes; on a loaded machine nearly
+// every create meets one, and two batches' medians differ by a pair
+// either way (docs/integrating.md). A write the journal added would be on
+// every create, so the least over the batch, the create path's own count,
+// must not grow; and the median may grow by that noise, one pair, no more.
+func CheckNoAddedWrites(unwrapped, wrapped WritesPerCreate) error {
+	if len(unwrapped.All) == 0 || len(wrapped.All) == 0 {
+		return fmt.Errorf("no create counted: %d unwrapped, %d wrapped", len(unwrapped.All), len(wrapped.All))
+	}
+	if w, u := slices.Min(wrapped.All), slices.Min(unwrapped.All); w > u {
+		return fmt.Errorf("the journal must add no API write per create: at least %d successful writes per create wrapped, %d unwrapped", w, u)
+	}
+	if w, u := Median(wrapped.All), Median(unwrapped.All); w > u+2 {
+		return fmt.Errorf("the journal must add no API write per create: a median of %.1f successful writes per create wrapped, %.1f unwrapped, more than the pair a 409 moves", w, u)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package testbed
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckNoAddedWrites(t *testing.T) {
+	// ci is what a cold CI run on a loaded machine counted on the v2
+	// line (2026-11-25): nearly every wrapped create met a 409, and the
+	// one that did not had an extra reconcile's pair of writes.
+	ci := [2]WritesPerCreate{
+		{All: []int{13, 13, 13, 11, 13, 13, 13, 13, 13, 11, 13, 13, 13, 11, 11, 11, 13, 13, 13, 13, 13, 13, 13, 13, 11},
+			Clean: []int{13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13}},
+		{All: []int{12, 10, 10, 10, 15, 12, 10, 10, 11, 10, 10, 10, 11, 12, 10, 12, 10, 9, 12, 10, 11, 10, 11, 9, 11},
+			Clean: []int{15}},
+	}
+	plusOne := func(w WritesPerCreate) WritesPerCreate {
+		out := WritesPerCreate{}
+		for _, n := range w.All {
+			out.All = append(out.All, n+1)
+		}
+		for _, n := range w.Clean {
+			out.Clean = append(out.Clean, n+1)
+		}
+		return out
+	}
+	all := func(xs ...int) WritesPerCreate { return WritesPerCreate{All: xs} }
+	// v1Alone is the v1 line's subtest run alone (docs/integrating.md):
+	// the wrapped median two above the unwrapped, by 409 retries.
+	v1Alone := [2]WritesPerCreate{all(13, 13, 13, 15, 15, 15, 13, 13, 13, 15), all(14, 15, 14, 15, 13, 14, 15, 15, 15, 15)}
+	cases := []struct {
+		name               string
+		unwrapped, wrapped WritesPerCreate
+		wantErr            string // substring; "" for none
+	}{
+		{name: "a lone clean outlier does not decide", unwrapped: ci[0], wrapped: ci[1]},
+		{name: "a median a pair above, by retries", unwrapped: v1Alone[0], wrapped: v1Alone[1]},
+		{name: "one more write on every create is caught", unwrapped: ci[0], wrapped: plusOne(ci[0]), wantErr: "at least 12 successful writes per create wrapped, 11 unwrapped"},
+		{name: "one more write on every v1 create is caught", unwrapped: v1Alone[0], wrapped: plusOne(v1Alone[0]), wantErr: "at least 14"},
+		{name: "equal is fine", unwrapped: all(13, 13, 13), wrapped: all(13, 13, 13)},
+		{name: "a median more than a pair above is caught", unwrapped: all(11, 13, 13, 13, 13), wrapped: all(11, 17, 17, 17, 17), wantErr: "a median of 17.0 successful writes per create wrapped, 13.0 unwrapped"},
+		{name: "nothing counted", unwrapped: WritesPerCreate{}, wrapped: all(10), wantErr: "no create counted"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckNoAddedWrites(tc.unwrapped, tc.wrapped)
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Fatalf("CheckNoAddedWrites: unexpected error: %v", err)
+			case tc.wantErr != "" && err == nil:
+				t.Fatalf("CheckNoAddedWrites: no error, want one containing %q", tc.wantErr)
+			case tc.wantErr != "" && !strings.Contains(err.Error(), tc.wantErr):
+				t.Fatalf("CheckNoAddedWrites: error %q does not contain %q", err, tc.wantErr)
+			}
+		})
+	}
+}
