@@ -1,6 +1,8 @@
 package upjetv2_test
 
 import (
+	"context"
+	"errors"
 	"testing"
 
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
@@ -8,10 +10,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/ptr"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/namespaced/v1alpha1"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/config"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fixtures"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
@@ -95,6 +101,53 @@ func TestNewFindersTestBed(t *testing.T) {
 			}
 			if len(ro) != len(d.ReportOnly()) {
 				t.Errorf("ReportOnly() = %v, want %v", d.ReportOnly(), ro)
+			}
+		})
+	}
+}
+
+// TestRenderID renders ID templates on a managed resource's Terraform
+// parameters, as the observe-by-template finder does before it observes.
+func TestRenderID(t *testing.T) {
+	namespaced, err := config.GetProviderNamespaced()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := namespaced.Resources[config.RecordResource]
+	mr := func(typ *string) *namespacedv1alpha1.Record {
+		rec := fixtures.NamespacedRecord("team-a", "www", "example-com")
+		rec.Spec.ForProvider.Type = typ
+		return rec
+	}
+	setup := map[string]any{"configuration": map[string]any{"project": "p1"}, "client_metadata": map[string]any{}}
+	cases := map[string]struct {
+		reason    string
+		tmpl      string
+		mg        *namespacedv1alpha1.Record
+		wantID    string
+		wantErr   error
+		wantSetup bool
+	}{
+		"Record": {reason: "the test bed's template renders tfprovider.RecordID from the spec, and needs no setup",
+			tmpl: config.RecordIDTemplate, mg: mr(ptr.To("A")), wantID: tfprovider.RecordID("example-com", "www", "A")},
+		"Setup": {reason: "a template that reads .setup gets the provider's setup, and only then is it built",
+			tmpl: "projects/{{ .setup.configuration.project }}/{{ .parameters.name }}", mg: mr(ptr.To("A")), wantID: "projects/p1/www", wantSetup: true},
+		"MissingParameter": {reason: "a spec without the type renders no ID: upjet would print <no value>",
+			tmpl: config.RecordIDTemplate, mg: mr(nil), wantErr: strategy.ErrMissingValue},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			tmpl, err := strategy.ParseTemplate(tc.tmpl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			built := false
+			id, err := upjetv2.RenderID(context.Background(), r, tmpl, tc.mg, func(context.Context) (map[string]any, error) {
+				built = true
+				return setup, nil
+			})
+			if !errors.Is(err, tc.wantErr) || id != tc.wantID || built != tc.wantSetup {
+				t.Errorf("%s\nRenderID = %q, %v (setup built %t); want %q, %v (%t)", tc.reason, id, err, built, tc.wantID, tc.wantErr, tc.wantSetup)
 			}
 		})
 	}
