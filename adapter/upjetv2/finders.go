@@ -102,6 +102,7 @@ type findersOptions struct {
 	lister       TagLister
 	log          *zap.Logger
 	registerer   prometheus.Registerer
+	nameKeyed    map[schema.GroupKind]bool
 	newConnector func(kube client.Client, setup terraform.SetupFn, r *config.Resource, store *tjcontroller.OperationTrackerStore) (managed.ExternalConnector, bool)
 }
 
@@ -117,6 +118,24 @@ func WithTemplates(t strategy.Templates) FindersOption {
 // strategy would be list-by-tags is report-only.
 func WithTagLister(l TagLister) FindersOption {
 	return func(o *findersOptions) { o.lister = l }
+}
+
+// WithNameKeyed declares kinds whose spec the cloud keeps unique although
+// it assigns the ID (a repeated create meets "already exists"): what
+// upjet's configuration does not say. For such a list-by-tags kind, what
+// the lister finds holds the key, so a look-alike that carries the
+// managed resource's crossplane tags blocks the create (a conflict, the
+// MR paused) instead of being passed over as on an ID-keyed kind, where
+// the create would only meet a 409.
+func WithNameKeyed(kinds ...schema.GroupKind) FindersOption {
+	return func(o *findersOptions) {
+		if o.nameKeyed == nil {
+			o.nameKeyed = map[schema.GroupKind]bool{}
+		}
+		for _, gk := range kinds {
+			o.nameKeyed[gk] = true
+		}
+	}
 }
 
 // WithFindersLogger sets the logger of NewFinders' startup line. A nil
@@ -192,7 +211,7 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 			case strategy.ObserveByTemplate:
 				d.Finders[gvk.GroupKind()] = newTemplateFinder(r, tmpl, kube, setup, conn, store, newManaged)
 			case strategy.ListByTags:
-				d.Finders[gvk.GroupKind()] = newListFinder(gvk.GroupKind(), r.Name, o.lister)
+				d.Finders[gvk.GroupKind()] = newListFinder(gvk.GroupKind(), r.Name, o.lister, o.nameKeyed[gvk.GroupKind()])
 			}
 		}
 	}
@@ -315,12 +334,20 @@ func RenderID(ctx context.Context, r *config.Resource, tmpl *strategy.Template, 
 	return tmpl.Render("", params, s)
 }
 
-// newListFinder returns the list-by-tags Finder of gk over l.
-func newListFinder(gk schema.GroupKind, tfResource string, l TagLister) recovery.Finder {
+// newListFinder returns the list-by-tags Finder of gk over l. For a
+// name-keyed kind (WithNameKeyed) what it finds is not MatchedByTags: it
+// holds the key.
+func newListFinder(gk schema.GroupKind, tfResource string, l TagLister, nameKeyed bool) recovery.Finder {
 	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-		return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+		found, err := recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
 			return l.ListByTags(ctx, TagQuery{Kind: gk, TerraformResource: tfResource, Candidate: c, Tags: tags})
 		}).Find(ctx, c)
+		if nameKeyed {
+			for i := range found {
+				found[i].MatchedByTags = false
+			}
+		}
+		return found, err
 	})
 }
 

@@ -79,10 +79,11 @@ func TestGroupVersionKindOf(t *testing.T) {
 func TestListFinder(t *testing.T) {
 	gk := schema.GroupKind{Group: "ec2.aws.upbound.io", Kind: "VPC"}
 	var got TagQuery
-	f := newListFinder(gk, "aws_vpc", TagListerFn(func(_ context.Context, q TagQuery) ([]recovery.ExternalResource, error) {
+	lister := TagListerFn(func(_ context.Context, q TagQuery) ([]recovery.ExternalResource, error) {
 		got = q
 		return []recovery.ExternalResource{{ID: "vpc-1"}}, nil
-	}))
+	})
+	f := newListFinder(gk, "aws_vpc", lister, false)
 	obj := &unstructured.Unstructured{}
 	obj.SetName("net")
 	c := &recovery.Candidate{GVK: gk.WithVersion("v1beta1"), Object: obj,
@@ -93,6 +94,10 @@ func TestListFinder(t *testing.T) {
 	}
 	if len(found) != 1 || !found[0].MatchedByTags {
 		t.Errorf("Find = %+v, want vpc-1 marked MatchedByTags", found)
+	}
+	named, err := newListFinder(gk, "aws_vpc", lister, true).Find(context.Background(), c)
+	if err != nil || len(named) != 1 || named[0].MatchedByTags {
+		t.Errorf("a name-keyed kind's Find = %+v, %v; want vpc-1 not MatchedByTags: it holds the key", named, err)
 	}
 	want := TagQuery{Kind: gk, TerraformResource: "aws_vpc", Candidate: c,
 		Tags: map[string]string{recovery.TagCrossplaneKind: "vpc.ec2.aws.upbound.io", recovery.TagCrossplaneName: "net"}}

@@ -35,6 +35,7 @@ import (
 	controllercluster "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fwprovider"
+	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
@@ -180,7 +181,11 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		}
 		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
-			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())), upjetv2.WithFindersLogger(zl))
+			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())),
+			// The RecordSet is unique by zone and name, though the cloud
+			// assigns its ID: upjet's configuration cannot say so.
+			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
+			upjetv2.WithFindersLogger(zl))
 		if err != nil {
 			return err
 		}
