@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/intentjournal/intentjournal/journal"
 )
 
 // Mode is the per-kind recovery policy.
@@ -32,10 +34,13 @@ var Modes = []Mode{ModeAdopt, ModeReportOnly, ModeAdoptOnTags}
 
 // Reasons, machine-readable, used in the report and in Events.
 const (
-	ReasonNothingCreated  = "NothingCreated"
-	ReasonAdopted         = "Adopted"
-	ReasonNotOurs         = "NotOurs"
-	ReasonLookAlike       = "LookAlikeNotOurs"
+	ReasonNothingCreated = "NothingCreated"
+	ReasonAdopted        = "Adopted"
+	ReasonNotOurs        = "NotOurs"
+	ReasonLookAlike      = "LookAlikeNotOurs"
+	// ReasonUnseenConflict: the create met "already exists", and the
+	// lookup found nothing that holds the key.
+	ReasonUnseenConflict  = "ConflictNotFound"
 	ReasonWeakProof       = "OwnershipNotProven"
 	ReasonDuplicate       = "DuplicateOfAdopted"
 	ReasonMRDeleted       = "ManagedResourceDeleted"
@@ -96,6 +101,8 @@ type judged struct {
 //	  creation time)                    kind's mode is adopt-on-tags
 //	only resources not ours, one        conflict: never adopt; pause the MR and report
 //	  holding the natural key
+//	the create met "already exists"     conflict, as above: a look-alike found by tags holds
+//	  and nothing of ours is found        the key, or something the lookup cannot see does
 //	MR deleted, ours found              orphan: report (delete only on a strong proof, under
 //	                                    the delete-orphans policy)
 //	MR deleted, nothing ours            cleared
@@ -119,6 +126,11 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	all := make([]judged, len(found))
 	var owned []judged
 	var blocking []ExternalResource
+	// A create the cloud refused as a duplicate proves something holds
+	// the natural key: a resource found by tags alone blocks it too, and
+	// so does what no lookup finds (a tag lister cannot see a look-alike
+	// without our tags). Clearing would only meet the 409 again.
+	conflicted := c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict
 	d := Decision{}
 	for i, r := range found {
 		all[i] = judged{r: r, v: Judge(c, r, skew)}
@@ -129,7 +141,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			if v.LookAlike {
 				d.LookAlikes = append(d.LookAlikes, r)
 			}
-			if !r.MatchedByTags {
+			if !r.MatchedByTags || conflicted {
 				blocking = append(blocking, r)
 			}
 		}
@@ -143,6 +155,11 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Orphans = resources(owned)
 		d.Message = fmt.Sprintf("%s was deleted while its create was in flight; %d cloud resource(s) it created remain", ref, len(owned))
 		d.Action = fmt.Sprintf("delete the cloud resource(s) %s, or recreate the managed resource with crossplane.io/external-name set to adopt one", ids(d.Orphans))
+	case len(owned) == 0 && len(blocking) == 0 && conflicted && !c.Deleted():
+		d.Outcome, d.Reason = OutcomeConflict, ReasonUnseenConflict
+		d.Message = fmt.Sprintf("the cloud refused the create of %s as already existing, but the lookup finds nothing holding its key", ref)
+		d.Action = fmt.Sprintf("find the cloud resource that holds the key of %s (the kind's finder cannot see it: it carries none of this managed resource's tags); adopt it by setting crossplane.io/external-name on %s/%s, or delete or rename it; then remove crossplane.io/paused",
+			ref, strings.ToLower(ref.Kind), ref.Name)
 	case len(owned) == 0 && len(blocking) == 0, c.Deleted():
 		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
 		// A constant: a pass over 100,000 intents keeps every entry, and

@@ -41,6 +41,10 @@ func TestDecideOwnership(t *testing.T) {
 		lookAlikes []string
 		proofs     map[string]string // found ID -> proof ("" not ours)
 	}
+	conflicted := func(c *Candidate) {
+		c.Intent.State = journal.StateFailed
+		c.Intent.Outcome.ErrorClass = journal.ErrorClassConflict
+	}
 	cases := map[string]row{
 		"LookAlikeOnlyByKey": {
 			reason:  "a name-keyed MR whose only match is a look-alike is paused: never adopted",
@@ -55,6 +59,29 @@ func TestDecideOwnership(t *testing.T) {
 			found:   []ExternalResource{res("net-theirs", ourTags, t0, true)},
 			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": ""},
+		},
+		"LookAlikeByTagsAfterConflict": {
+			reason:  "a create that met 409 proves the key is held: a look-alike found by tags then blocks, never cleared into another 409",
+			uidTag:  true,
+			mod:     conflicted,
+			found:   []ExternalResource{res("rs-theirs", ourTags, t0, true)},
+			outcome: OutcomeConflict, why: ReasonLookAlike,
+			proofs: map[string]string{"rs-theirs": ""},
+		},
+		"NothingFoundAfterConflict": {
+			reason:  "a create that met 409 and a lookup that finds nothing: what holds the key is unseen, so pause and report",
+			uidTag:  true,
+			mod:     conflicted,
+			outcome: OutcomeConflict, why: ReasonUnseenConflict,
+			proofs: map[string]string{},
+		},
+		"OursByTagsAfterConflict": {
+			reason:  "a 409 on a retried create whose first attempt made ours: adopted",
+			uidTag:  true,
+			mod:     conflicted,
+			found:   []ExternalResource{res("rs-ours", withUID(ourTags, uid), t2, true)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "rs-ours",
+			proofs: map[string]string{"rs-ours": string(ProofUID)},
 		},
 		"LookAlikePlusOurs": {
 			reason: "ours (UID tag) is adopted; the older look-alike is reported, not an orphan of ours",

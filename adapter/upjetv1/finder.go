@@ -41,30 +41,42 @@ func NewObserveFinder(connecter managed.ExternalConnecter, store *tjcontroller.O
 		if c.Object == nil {
 			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
 		}
-		mg := newManaged()
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(c.Object.UnstructuredContent(), mg); err != nil {
-			return nil, errors.Wrap(err, "cannot convert the managed resource")
-		}
-		meta.SetExternalName(mg, name)
-		defer func() { _ = store.RemoveTracker(mg) }()
-		ext, err := connecter.Connect(ctx, mg)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot connect to the provider")
-		}
-		defer func() { _ = ext.Disconnect(ctx) }()
-		obs, err := ext.Observe(ctx, mg)
-		if err != nil {
-			return nil, errors.Wrapf(err, "cannot observe external name %q", name)
-		}
-		if !obs.ResourceExists {
-			return nil, nil
-		}
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
-		if err != nil {
-			return nil, errors.Wrap(err, "cannot read the observation")
-		}
-		return []recovery.ExternalResource{{ID: name, Tags: observedTags(u)}}, nil
+		return ObserveAs(ctx, connecter, store, c.Object, newManaged(), name)
 	})
+}
+
+// ObserveAs asks the provider's own ExternalClient, through connecter,
+// whether the managed resource obj, converted into mg (an empty managed
+// resource of its kind) and given the external name name, exists in the
+// cloud: one Terraform read by the ID the kind's GetIDFn builds from name.
+// It returns the resource with the tags the observation reports, or
+// nothing when it does not exist. It removes mg's entry from store, the
+// connecter's own OperationTrackerStore, before it returns. It is the
+// lookup of NewObserveFinder, and of the upjet v2 adapter's derived
+// finders, which choose name differently.
+func ObserveAs(ctx context.Context, connecter managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
+		return nil, errors.Wrap(err, "cannot convert the managed resource")
+	}
+	meta.SetExternalName(mg, name)
+	defer func() { _ = store.RemoveTracker(mg) }()
+	ext, err := connecter.Connect(ctx, mg)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot connect to the provider")
+	}
+	defer func() { _ = ext.Disconnect(ctx) }()
+	obs, err := ext.Observe(ctx, mg)
+	if err != nil {
+		return nil, errors.Wrapf(err, "cannot observe external name %q", name)
+	}
+	if !obs.ResourceExists {
+		return nil, nil
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return nil, errors.Wrap(err, "cannot read the observation")
+	}
+	return []recovery.ExternalResource{{ID: name, Tags: observedTags(u)}}, nil
 }
 
 // observedTags returns the tags or labels an observation reports.

@@ -1,8 +1,12 @@
 package upjetv2_test
 
 import (
+	"context"
+	"strings"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	xpresource "github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/controller/handler"
 	"go.uber.org/zap"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
 // The code between the snippet markers is what docs/integrating.md shows
@@ -23,20 +28,36 @@ import (
 var recordSetGVK = schema.GroupVersionKind{Group: "fakecloud.m.intentjournal.io", Version: "v1alpha1", Kind: "RecordSet"}
 
 // providerMain is the part of a provider's main.go that turns the journal
-// on: before mgr.Start, and before the controllers are set up.
+// on: before mgr.Start, and before the controllers are set up. The upjet
+// configurations are the ones main.go builds for its controllers (both
+// scopes), and lister is the provider's one piece of cloud-specific
+// recovery code.
 func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
-	finders map[schema.GroupKind]recovery.Finder, zl *zap.Logger) error {
+	clusterProvider, namespacedProvider *ujconfig.Provider, lister upjetv2.TagLister, zl *zap.Logger) error {
 	// snippet:main begin
 	// Open the journal (taking its file lock) and add the recovery pass to
-	// the manager, before the manager starts. Without --journal, ij is nil
-	// and every kind runs unwrapped.
+	// the manager, before the manager starts, with a recovery finder for
+	// every kind derived from the upjet configuration. Without --journal,
+	// ij is nil and every kind runs unwrapped.
 	var ij *upjetv2.Adapter
 	if journalPath != "" {
-		var err error
+		// The ID templates of the kinds whose ID the cloud assigns but the
+		// spec determines; one a line: Terraform type, tab, template.
+		templates, err := strategy.DecodeTemplates(strings.NewReader(
+			"fakecloud_record\tzones/{{ .parameters.zone }}/records/{{ .parameters.name }}/{{ .parameters.type }}\n"))
+		if err != nil {
+			return err
+		}
+		finders, err := upjetv2.NewFinders(mgr.GetClient(), mgr.GetScheme(), o.SetupFn,
+			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
+			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(lister), upjetv2.WithFindersLogger(zl))
+		if err != nil {
+			return err
+		}
 		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
 			JournalPath: journalPath, // on a PersistentVolume
-			Kinds:       []schema.GroupVersionKind{recordSetGVK},
-			Finders:     finders, // per kind, e.g. recovery.NewKeyFinder / NewTagFinder
+			Kinds:       finders.Kinds,
+			Finders:     finders.Finders,
 			Logger:      zl,
 		})
 		if err != nil {
@@ -45,6 +66,20 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 	}
 	// snippet:main end
 	return setupRecordSet(mgr, o, ij)
+}
+
+// awsTagLister is the shape of a cloud's TagLister: one function for
+// every list-by-tags kind, told the kind's Terraform type.
+func awsTagLister(list func(ctx context.Context, resourceType string, tags map[string]string) ([]recovery.ExternalResource, error)) upjetv2.TagLister {
+	// snippet:lister begin
+	lister := upjetv2.TagListerFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
+		// Map q.TerraformResource (aws_vpc) to the cloud's resource type
+		// (ec2:vpc), take the account and region from the provider config
+		// of q.Candidate, and list what carries every tag of q.Tags.
+		return list(ctx, q.TerraformResource, q.Tags)
+	})
+	// snippet:lister end
+	return lister
 }
 
 // setupRecordSet is a kind's generated controller Setup (upjet v2's
@@ -70,4 +105,4 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapte
 	return nil
 }
 
-var _ = providerMain
+var _, _ = providerMain, awsTagLister

@@ -40,8 +40,10 @@ const probeName = "intentjournal-probe-external-name"
 //
 // TagFields are the tags or labels map fields of the Terraform schema that
 // spec.forProvider carries (not computed-only): tags, labels and any
-// *_labels, by their JSON names (userLabels), sorted. A Terraform plugin
-// framework resource, which has no SDK schema, has none.
+// *_labels, by their JSON names (userLabels), sorted. For a Terraform
+// plugin framework resource upjet builds that schema from the provider's
+// schema document, so its tags are found too (the test bed's Address:
+// TestNewFindersTestBed).
 func KindFacts(r *config.Resource) strategy.Facts {
 	f := strategy.Facts{TerraformResource: r.Name}
 	f.IDKnownBeforeCreate, f.ExternalNameConfig, f.Detail = idFacts(r.ExternalName)

@@ -12,8 +12,8 @@ import (
 )
 
 // TestOperationsDocMetrics keeps docs/operations.md true to the code both
-// ways: every metric the adapter exports is documented in the metrics
-// table, and every intentjournal_* series the doc names (in the table or an
+// ways: every metric the adapter exports (NewMetrics', and NewFinders'
+// intentjournal_finder_kinds) is documented in the metrics table, and every intentjournal_* series the doc names (in the table or an
 // alert rule) is one the adapter exports.
 func TestOperationsDocMetrics(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/operations.md")
@@ -22,7 +22,7 @@ func TestOperationsDocMetrics(t *testing.T) {
 	}
 	m := NewMetrics()
 	descs := make(chan *prometheus.Desc, 16)
-	for _, c := range m.collectors() {
+	for _, c := range append(m.collectors(), newFinderKinds()) {
 		c.Describe(descs)
 	}
 	close(descs)

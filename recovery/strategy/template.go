@@ -34,6 +34,7 @@ type Template struct {
 	src         string
 	t           *template.Template
 	usesExtName bool
+	usesSetup   bool
 }
 
 // ParseTemplate parses src as upjet's TemplatedStringAsIdentifier does
@@ -55,7 +56,7 @@ func ParseTemplate(src string) (*Template, error) {
 	if err := c.list(t.Root, true); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrBadTemplate, err)
 	}
-	return &Template{src: src, t: t, usesExtName: c.usesExtName}, nil
+	return &Template{src: src, t: t, usesExtName: c.usesExtName, usesSetup: c.usesSetup}, nil
 }
 
 // String returns the template's source.
@@ -65,6 +66,12 @@ func (t *Template) String() string { return t.src }
 // A cloud-assigned kind's external name is the ID itself, unknown before
 // the create, so such a template cannot find what the create made.
 func (t *Template) UsesExternalName() bool { return t.usesExtName }
+
+// UsesSetup reports whether the template references .setup. Rendering
+// such a template needs the provider's Terraform setup (its configuration
+// and client metadata), which a caller builds only then: building it may
+// read credentials and call the cloud.
+func (t *Template) UsesSetup() bool { return t.usesSetup }
 
 // Render executes the template on the data upjet's GetIDFn gives it:
 // external_name, parameters (the Terraform arguments) and setup (a map
@@ -89,7 +96,7 @@ func (t *Template) Render(externalName string, parameters, setup map[string]any)
 
 // checker walks a parsed template and refuses references outside the data
 // upjet gives a template.
-type checker struct{ usesExtName bool }
+type checker struct{ usesExtName, usesSetup bool }
 
 // list checks the nodes of l. atRoot is true where dot is the template's
 // data, false inside {{with}} and {{range}}, where it is a value the
@@ -192,6 +199,7 @@ func (c *checker) ref(idents []string, text string) error {
 		c.usesExtName = true
 		return nil
 	case "setup":
+		c.usesSetup = true
 		if len(idents) > 1 && idents[1] != "configuration" && idents[1] != "client_metadata" {
 			return fmt.Errorf("%s: .setup holds only .setup.configuration and .setup.client_metadata", text)
 		}

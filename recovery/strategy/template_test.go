@@ -14,14 +14,16 @@ func TestParseTemplate(t *testing.T) {
 		src         string
 		wantErr     string // a substring of the error; "" for none
 		wantExtName bool
+		wantSetup   bool
 	}{
-		"Parameters":      {reason: "parameters and setup", src: "projects/{{ .setup.configuration.project }}/zones/{{ .parameters.zone }}"},
-		"ClientMetadata":  {reason: "setup.client_metadata is data upjet gives", src: "arn:aws:x:{{ .setup.client_metadata.account_id }}:{{ .parameters.name }}"},
+		"Parameters":      {reason: "parameters and setup", src: "projects/{{ .setup.configuration.project }}/zones/{{ .parameters.zone }}", wantSetup: true},
+		"ParametersOnly":  {reason: "a template on parameters alone needs no setup", src: "zones/{{ .parameters.zone }}/records/{{ .parameters.name }}"},
+		"ClientMetadata":  {reason: "setup.client_metadata is data upjet gives", src: "arn:aws:x:{{ .setup.client_metadata.account_id }}:{{ .parameters.name }}", wantSetup: true},
 		"ExternalName":    {reason: "external_name is data upjet gives", src: "{{ .parameters.zone }}/{{ .external_name }}", wantExtName: true},
 		"DollarRoot":      {reason: "$ names the root anywhere", src: "{{ $.external_name }}", wantExtName: true},
 		"Functions":       {reason: "upjet's ToLower and ToUpper, and the builtins", src: `{{ .parameters.type | ToLower }}{{ if .parameters.x }}_{{ printf "%s" .parameters.x | ToUpper }}{{ end }}`},
 		"Index":           {reason: "index on .parameters reaches keys that are not identifiers", src: `{{ index .parameters "a-b" }}`},
-		"WithDot":         {reason: "inside with, dot is the value of the checked pipeline", src: "{{ with .parameters.project }}{{ . }}{{ else }}{{ .setup.configuration.project }}{{ end }}"},
+		"WithDot":         {reason: "inside with, dot is the value of the checked pipeline", src: "{{ with .parameters.project }}{{ . }}{{ else }}{{ .setup.configuration.project }}{{ end }}", wantSetup: true},
 		"RangeDot":        {reason: "inside range, dot is an element", src: "{{ range .parameters.zones }}{{ .name }}{{ end }}"},
 		"Variable":        {reason: "a declared variable", src: "{{ $p := .parameters.project }}{{ $p }}"},
 		"Empty":           {reason: "an empty template renders an empty ID", src: "  ", wantErr: "the template is empty"},
@@ -52,8 +54,9 @@ func TestParseTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s\nParseTemplate(%q): %v", tc.reason, tc.src, err)
 			}
-			if got.UsesExternalName() != tc.wantExtName || got.String() != tc.src {
-				t.Errorf("%s\nParseTemplate(%q): UsesExternalName %t, String %q; want %t, the source", tc.reason, tc.src, got.UsesExternalName(), got.String(), tc.wantExtName)
+			if got.UsesExternalName() != tc.wantExtName || got.UsesSetup() != tc.wantSetup || got.String() != tc.src {
+				t.Errorf("%s\nParseTemplate(%q): UsesExternalName %t, UsesSetup %t, String %q; want %t, %t, the source",
+					tc.reason, tc.src, got.UsesExternalName(), got.UsesSetup(), got.String(), tc.wantExtName, tc.wantSetup)
 			}
 		})
 	}

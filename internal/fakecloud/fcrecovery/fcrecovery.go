@@ -90,8 +90,44 @@ func recordSetFinder(c *fakecloud.Client) recovery.Finder {
 		}, "zone", "name")
 }
 
+// TagLister returns the lister of the fake cloud's resources of the
+// Terraform resource type terraformResource by tags: what a derived
+// list-by-tags finder calls (the v2 test bed's upjetv2.TagLister), as an
+// AWS lister would map aws_vpc to the tagging API's ec2:vpc. Record sets,
+// networks and addresses can be listed; the tagless fakecloud_record
+// cannot.
+func TagLister(c *fakecloud.Client, terraformResource string) (recovery.TagLister, error) {
+	switch terraformResource {
+	case "fakecloud_record_set":
+		return listRecordSets(c), nil
+	case "fakecloud_network":
+		return listNetworks(c), nil
+	case "fakecloud_address":
+		return listAddresses(c), nil
+	}
+	return nil, fmt.Errorf("the fake cloud cannot list %s by tags", terraformResource)
+}
+
+func listRecordSets(c *fakecloud.Client) recovery.TagLister {
+	return func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+		rs, err := c.ListRecordSets(ctx, fakecloud.RecordSetFilter{Tags: tags})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]recovery.ExternalResource, 0, len(rs))
+		for _, r := range rs {
+			out = append(out, recovery.ExternalResource{ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
+		}
+		return out, nil
+	}
+}
+
 func networkFinder(c *fakecloud.Client) recovery.Finder {
-	return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+	return recovery.NewTagFinder(listNetworks(c))
+}
+
+func listNetworks(c *fakecloud.Client) recovery.TagLister {
+	return func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
 		ns, err := c.ListNetworks(ctx, fakecloud.NetworkFilter{Tags: tags})
 		if err != nil {
 			return nil, err
@@ -101,11 +137,15 @@ func networkFinder(c *fakecloud.Client) recovery.Finder {
 			out = append(out, recovery.ExternalResource{ID: n.ID, Tags: n.Tags, CreatedAt: n.CreatedAt})
 		}
 		return out, nil
-	})
+	}
 }
 
 func addressFinder(c *fakecloud.Client) recovery.Finder {
-	return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+	return recovery.NewTagFinder(listAddresses(c))
+}
+
+func listAddresses(c *fakecloud.Client) recovery.TagLister {
+	return func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
 		as, err := c.ListAddresses(ctx, fakecloud.AddressFilter{Tags: tags})
 		if err != nil {
 			return nil, err
@@ -115,7 +155,7 @@ func addressFinder(c *fakecloud.Client) recovery.Finder {
 			out = append(out, recovery.ExternalResource{ID: a.ID, Tags: a.Tags, CreatedAt: a.CreatedAt})
 		}
 		return out, nil
-	})
+	}
 }
 
 // Deleters returns a Deleter per kind of both groups, for the

@@ -9,8 +9,13 @@
 //     ttl (default 300), rrdatas, tags.
 //   - fakecloud_network: name, cidr_block, tags. Creating twice makes two
 //     networks, as with an AWS VPC.
+//   - fakecloud_record: the record set as GCP's google_dns_record_set
+//     presents it: zone, name and type (ForceNew), ttl, rrdatas, no tags;
+//     its Terraform ID is composed from zone, name and type (RecordID),
+//     not assigned by the cloud. A second create fails with "already
+//     exists".
 //
-// Both import by ID. The provider's only setting is endpoint, which defaults
+// All import by ID. The provider's only setting is endpoint, which defaults
 // to the FAKECLOUD_ENDPOINT environment variable.
 package tfprovider
 
@@ -42,6 +47,7 @@ func New() *schema.Provider {
 		ResourcesMap: map[string]*schema.Resource{
 			"fakecloud_record_set": resourceRecordSet(),
 			"fakecloud_network":    resourceNetwork(),
+			"fakecloud_record":     resourceRecord(),
 		},
 		ConfigureContextFunc: configure,
 	}

@@ -46,6 +46,17 @@ func TestSchemaContract(t *testing.T) {
 				"tags":    {Type: schema.TypeMap, Optional: true},
 			},
 		},
+		"Record": {
+			reason: "fakecloud_record is GCP-like: no tags, zone, name and type in its ID, so all ForceNew.",
+			got:    summarize(p.ResourcesMap["fakecloud_record"]),
+			want: map[string]attr{
+				"zone":    {Type: schema.TypeString, Required: true, ForceNew: true},
+				"name":    {Type: schema.TypeString, Required: true, ForceNew: true},
+				"type":    {Type: schema.TypeString, Required: true, ForceNew: true},
+				"ttl":     {Type: schema.TypeInt, Optional: true, Default: 300},
+				"rrdatas": {Type: schema.TypeList, Required: true},
+			},
+		},
 		"Network": {
 			reason: "fakecloud_network must match the shared contract.",
 			got:    summarize(p.ResourcesMap["fakecloud_network"]),

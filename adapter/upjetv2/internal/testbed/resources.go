@@ -88,7 +88,14 @@ func NewNamespacedAddress(ns, name, cloudName string) *namespacedv1alpha1.Addres
 	return fixtures.NamespacedAddress(ns, name, cloudName)
 }
 
-// List factories of the five managed kinds, for List and WaitReady.
+// NewNamespacedRecord returns a Record MR called name in namespace ns for
+// an A record of the same name in zone, using the ClusterProviderConfig.
+// Record is the GCP-like kind: no tags, its ID composed from its spec.
+func NewNamespacedRecord(ns, name, zone string) *namespacedv1alpha1.Record {
+	return fixtures.NamespacedRecord(ns, name, zone)
+}
+
+// List factories of the six managed kinds, for List and WaitReady.
 func RecordSets() resource.ManagedList { return &clusterv1alpha1.RecordSetList{} }
 func Networks() resource.ManagedList   { return &clusterv1alpha1.NetworkList{} }
 func NamespacedRecordSets() resource.ManagedList {
@@ -96,6 +103,7 @@ func NamespacedRecordSets() resource.ManagedList {
 }
 func NamespacedNetworks() resource.ManagedList  { return &namespacedv1alpha1.NetworkList{} }
 func NamespacedAddresses() resource.ManagedList { return &namespacedv1alpha1.AddressList{} }
+func NamespacedRecords() resource.ManagedList   { return &namespacedv1alpha1.RecordList{} }
 
 // Create creates objs in the cluster (see fakecloudtest.Cluster.Create).
 func Create(t testing.TB, c *Cluster, objs ...client.Object) {

@@ -142,6 +142,15 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"cidr_block": {Type: "string", Optional: true},
 			"tags":       {Type: "map of string", Optional: true},
 		},
+		// The v2 line's GCP-like Record; the v1 line configures no kind of it.
+		"fakecloud_record": {
+			"id":      {Type: "string", Optional: true, Computed: true},
+			"zone":    {Type: "string", Required: true},
+			"name":    {Type: "string", Required: true},
+			"type":    {Type: "string", Required: true},
+			"ttl":     {Type: "number", Optional: true},
+			"rrdatas": {Type: "list of string", Required: true},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ProviderSchemaJSON(): resource attributes: -want, +got:\n%s", diff)

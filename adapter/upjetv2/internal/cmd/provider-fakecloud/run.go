@@ -38,6 +38,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
 // What the v2 line's provider-fakecloud adds to flags.go (generated from
@@ -62,13 +63,13 @@ func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 func managedObjects() []client.Object {
 	return []client.Object{
 		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
-		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{},
+		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{}, &namespacedv1alpha1.Record{},
 	}
 }
 
 // run builds the controller manager with the controllers of both scopes
-// (RecordSet, Network, the namespaced Address and the provider config
-// kinds of each) and runs it
+// (RecordSet, Network, the namespaced Address and Record, and the provider
+// config kinds of each) and runs it
 // until ctx is done. A cancelled ctx is a clean shutdown, not an error.
 //
 // Unlike upjet v2's generated main.go it does not gate the controllers on
@@ -169,9 +170,25 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		return fmt.Errorf("cannot build namespaced upjet provider configuration: %w", err)
 	}
 	// intentjournal: open the journal (taking its lock) and add the
-	// recovery pass before the manager starts.
+	// recovery pass before the manager starts, with the finders derived
+	// from both scopes' upjet configuration: the Record's ID template, and
+	// the fake cloud's tag lister for the tagged kinds.
 	var ij *upjetv2.Adapter
 	if o.intents() {
+		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: config.RecordIDTemplate})
+		if err != nil {
+			return fmt.Errorf("cannot parse the ID templates: %w", err)
+		}
+		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
+			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
+			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())),
+			// The RecordSet is unique by zone and name, though the cloud
+			// assigns its ID: upjet's configuration cannot say so.
+			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
+			upjetv2.WithFindersLogger(zl))
+		if err != nil {
+			return err
+		}
 		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
 			JournalPath:           o.journal,
 			AnnotationOnly:        o.annotationOnly,
@@ -187,8 +204,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			OwnsRecheck:           o.scale.leaseDuration / 3,
 			RecoveryRetryInterval: o.scale.recoveryRetry,
 			ReconcileTimeout:      o.reconcileTimeout,
-			Kinds:                 append(fcrecovery.Kinds(), fcrecovery.KindsNamespaced()...),
-			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
+			Kinds:                 finders.Kinds,
+			Finders:               finders.Finders,
 			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
 			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans},
 			ReportPath:            o.recoveryReport,

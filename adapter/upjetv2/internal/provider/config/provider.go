@@ -32,6 +32,18 @@ const (
 	// AddressResource is the Terraform type behind the Address kind, the
 	// one served by a terraform-plugin-framework resource (namespaced only).
 	AddressResource = fwprovider.AddressResource
+	// RecordResource is the Terraform type behind the Record kind
+	// (namespaced only): the fake cloud's record set as GCP's
+	// google_dns_record_set presents it, with no tags and a Terraform ID
+	// composed from zone, name and type (tfprovider.RecordID).
+	RecordResource = "fakecloud_record"
+
+	// RecordIDTemplate is the Record's ID template, in upjet's syntax:
+	// what the recovery pass renders to find what an interrupted create
+	// made (upjetv2.NewFinders, observe-by-template). It follows
+	// tfprovider.RecordID, as recovery/strategy's built-in
+	// google_dns_record_set template follows resourceDnsRecordSetCreate.
+	RecordIDTemplate = "zones/{{ .parameters.zone }}/records/{{ .parameters.name }}/{{ .parameters.type }}"
 
 	// providerSource is the address the schema document is keyed by, as in
 	// the output of `terraform providers schema -json`.
@@ -48,9 +60,11 @@ func GetProvider(opts ...Option) (*ujconfig.Provider, error) {
 }
 
 // GetProviderNamespaced returns the upjet configuration of the namespaced
-// resources: GetProvider's, in RootGroupNamespaced, and the Address kind,
+// resources: GetProvider's, in RootGroupNamespaced; the Address kind,
 // whose resource is served by the terraform-plugin-framework provider
-// fwprovider and reconciled through upjet's framework connector.
+// fwprovider and reconciled through upjet's framework connector; and the
+// Record kind, built like GCP's DNS record set (IdentifierFromProvider, no
+// tags, an ID composed from its spec).
 func GetProviderNamespaced(opts ...Option) (*ujconfig.Provider, error) {
 	return newProvider(tfprovider.New(), fwprovider.New(), RootGroupNamespaced, opts...)
 }
@@ -93,6 +107,11 @@ func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opt
 		}
 	}()
 	want := []string{RecordSetResource, NetworkResource}
+	sdkKinds := []string{RecordSetResource, NetworkResource}
+	if rootGroup == RootGroupNamespaced {
+		sdkKinds = append(sdkKinds, RecordResource)
+		want = append(want, RecordResource)
+	}
 	popts := []ujconfig.ProviderOption{
 		ujconfig.WithRootGroup(rootGroup),
 		ujconfig.WithShortName(ResourcePrefix),
@@ -100,7 +119,7 @@ func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opt
 		// Every resource is reconciled in-process, through the plugin SDK
 		// or the plugin framework; none through the Terraform CLI.
 		ujconfig.WithIncludeList(nil),
-		ujconfig.WithTerraformPluginSDKIncludeList(exact(RecordSetResource, NetworkResource)),
+		ujconfig.WithTerraformPluginSDKIncludeList(exact(sdkKinds...)),
 		ujconfig.WithDefaultResourceOptions(
 			IdentifierFromProvider(),
 			AddExternalTagsField(o.tagger),
@@ -119,6 +138,7 @@ func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opt
 		configureRecordSet,
 		configureNetwork,
 		configureAddress,
+		configureRecord,
 	} {
 		configure(pc)
 	}
@@ -174,6 +194,13 @@ func configureAddress(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(AddressResource, func(r *ujconfig.Resource) {
 		r.ShortGroup = ""
 		r.Kind = "Address"
+	})
+}
+
+func configureRecord(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
+		r.ShortGroup = ""
+		r.Kind = "Record"
 	})
 }
 

@@ -33,7 +33,8 @@ func TestGetProvider(t *testing.T) {
 }
 
 // testProvider checks the resources of one scope's configuration; address
-// says whether the scope has the framework-served Address kind.
+// says whether the scope has the namespaced-only kinds, the
+// framework-served Address and the GCP-like Record.
 func testProvider(t *testing.T, pc *ujconfig.Provider, address bool) {
 	type summary struct {
 		Kind               string
@@ -81,6 +82,13 @@ func testProvider(t *testing.T, pc *ujconfig.Provider, address bool) {
 		}{
 			reason: "Address should be an async terraform-plugin-framework resource named by its server ID, with the external tagger.",
 			want:   summary{Kind: "Address", UseFrameworkClient: true, UseAsync: true, Initializers: 1, ExternalNameFromID: "x-1"},
+		}
+		cases[RecordResource] = struct {
+			reason string
+			want   summary
+		}{
+			reason: "Record should be an async no-fork SDK resource named by its Terraform ID, with no tagger: it has no tags.",
+			want:   summary{Kind: "Record", UseSDKClient: true, UseAsync: true, ExternalNameFromID: "x-1"},
 		}
 	}
 	if diff := cmp.Diff(len(cases), len(pc.Resources)); diff != "" {
@@ -175,6 +183,14 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"id":   {Type: "string", Computed: true},
 			"name": {Type: "string", Required: true},
 			"tags": {Type: "map of string", Optional: true},
+		},
+		RecordResource: {
+			"id":      {Type: "string", Optional: true, Computed: true},
+			"zone":    {Type: "string", Required: true},
+			"name":    {Type: "string", Required: true},
+			"type":    {Type: "string", Required: true},
+			"ttl":     {Type: "number", Optional: true},
+			"rrdatas": {Type: "list of string", Required: true},
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -1,6 +1,7 @@
 // Package controller holds what the v2 test bed's provider shares across
-// its two scopes: the recovery finders and deleters of the fake cloud's
-// kinds.
+// its two scopes: the fake cloud's tag lister, from which upjetv2.NewFinders
+// derives the recovery finders of the tagged kinds, and the deleters of the
+// fake cloud's kinds.
 package controller
 
 import (
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	clusterv1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/cluster/v1alpha1"
 	namespacedv1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/namespaced/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
@@ -19,24 +21,27 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// kinds are the fake cloud's managed kinds, cluster-scoped and namespaced.
+// kinds are the fake cloud's managed kinds that RecoveryDeleters serves,
+// cluster-scoped and namespaced.
 var kinds = []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network, fcrecovery.RecordSetNamespaced, fcrecovery.NetworkNamespaced, fcrecovery.AddressNamespaced}
 
-// RecoveryFinders returns the recovery Finder of each managed kind (see
-// fcrecovery.Finders), each talking to the endpoint of the provider config
-// the candidate's create used, read through kube.
-func RecoveryFinders(kube client.Reader) map[schema.GroupKind]recovery.Finder {
-	out := map[schema.GroupKind]recovery.Finder{}
-	for _, gk := range kinds {
-		out[gk] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-			fc, err := cloudFor(ctx, kube, c)
-			if err != nil {
-				return nil, err
-			}
-			return fcrecovery.Finders(fc)[gk].Find(ctx, c)
-		})
-	}
-	return out
+// RecoveryTagLister is the fake cloud's upjetv2.TagLister, the one piece
+// of the derived finders (upjetv2.NewFinders) a provider writes per
+// cloud: it lists the query's Terraform resource type by tags
+// (fcrecovery.TagLister) in the fake cloud of the candidate's provider
+// config, read through kube.
+func RecoveryTagLister(kube client.Reader) upjetv2.TagLister {
+	return upjetv2.TagListerFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
+		fc, err := cloudFor(ctx, kube, q.Candidate)
+		if err != nil {
+			return nil, err
+		}
+		list, err := fcrecovery.TagLister(fc, q.TerraformResource)
+		if err != nil {
+			return nil, err
+		}
+		return list(ctx, q.Tags)
+	})
 }
 
 // RecoveryDeleters returns the Deleter of each managed kind, for

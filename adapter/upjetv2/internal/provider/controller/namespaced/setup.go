@@ -12,6 +12,7 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/address"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/network"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/providerconfig"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/record"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/recordset"
 )
 
@@ -31,6 +32,7 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adap
 	for _, setup := range []func(ctrl.Manager, tjcontroller.Options, *upjetv2.Adapter, bool) error{
 		address.SetupWithJournal,
 		network.SetupWithJournal,
+		record.SetupWithJournal,
 		recordset.SetupWithJournal,
 	} {
 		if err := setup(mgr, o, ij, deterministic); err != nil {

@@ -20,6 +20,15 @@ func (l *NetworkList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this RecordList.
+func (l *RecordList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this RecordSetList.
 func (l *RecordSetList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
