@@ -108,10 +108,11 @@ type ExternalResource struct {
 	// (see Judge).
 	CreatedAt time.Time
 	// MatchedByTags is true when the Finder found the resource by tags
-	// alone, not by a key the create needs (NewTagFinder sets it). A
-	// look-alike found that way does not stand in the create's way: with
-	// nothing of ours beside it, the intent is cleared and the create runs,
-	// where a resource holding the natural key is a conflict.
+	// alone, not by a key the create needs (NewTagFinder sets it unless
+	// the kind is NameKeyed). A look-alike found that way does not stand
+	// in the create's way: with nothing of ours beside it, the intent is
+	// cleared and the create runs, where a resource holding the natural
+	// key is a conflict.
 	MatchedByTags bool
 }
 
@@ -153,11 +154,34 @@ var (
 // TagLister lists the resources of one kind that carry every given tag.
 type TagLister func(ctx context.Context, tags map[string]string) ([]ExternalResource, error)
 
+// TagFinderOption configures NewTagFinder.
+type TagFinderOption func(*tagFinderOptions)
+
+type tagFinderOptions struct {
+	nameKeyed bool
+}
+
+// NameKeyed says whether the kind's spec is unique in the cloud although
+// the cloud assigns its ID, so that a repeated create meets "already
+// exists" (a route table association, a DNS record). What the lister finds
+// then holds the key the create needs: it is not MatchedByTags, and a
+// look-alike carrying the managed resource's crossplane tags blocks the
+// create (a conflict) instead of being passed over as on an ID-keyed kind,
+// where the create would only make a second resource.
+func NameKeyed(on bool) TagFinderOption {
+	return func(o *tagFinderOptions) { o.nameKeyed = on }
+}
+
 // NewTagFinder returns a Finder for kinds whose resources carry tags (an
 // AWS VPC, the fake cloud's Network): it lists by the crossplane external
 // tags the create would have set. This is the only way to find a resource
-// whose ID the cloud assigns when the create's response was lost.
-func NewTagFinder(list TagLister) Finder {
+// whose ID the cloud assigns when the create's response was lost. What it
+// finds is MatchedByTags unless the kind is NameKeyed.
+func NewTagFinder(list TagLister, opts ...TagFinderOption) Finder {
+	var o tagFinderOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	return FinderFn(func(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
 		tags := c.ExpectedTags()
 		if tags[TagCrossplaneName] == "" || tags[TagCrossplaneKind] == "" {
@@ -165,7 +189,7 @@ func NewTagFinder(list TagLister) Finder {
 		}
 		found, err := list(ctx, tags)
 		for i := range found {
-			found[i].MatchedByTags = true
+			found[i].MatchedByTags = !o.nameKeyed
 		}
 		return found, err
 	})

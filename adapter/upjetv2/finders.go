@@ -334,20 +334,13 @@ func RenderID(ctx context.Context, r *config.Resource, tmpl *strategy.Template, 
 	return tmpl.Render("", params, s)
 }
 
-// newListFinder returns the list-by-tags Finder of gk over l. For a
-// name-keyed kind (WithNameKeyed) what it finds is not MatchedByTags: it
-// holds the key.
+// newListFinder returns the list-by-tags Finder of gk over l; a
+// name-keyed kind (WithNameKeyed) is recovery.NameKeyed.
 func newListFinder(gk schema.GroupKind, tfResource string, l TagLister, nameKeyed bool) recovery.Finder {
 	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-		found, err := recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+		return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
 			return l.ListByTags(ctx, TagQuery{Kind: gk, TerraformResource: tfResource, Candidate: c, Tags: tags})
-		}).Find(ctx, c)
-		if nameKeyed {
-			for i := range found {
-				found[i].MatchedByTags = false
-			}
-		}
-		return found, err
+		}, recovery.NameKeyed(nameKeyed)).Find(ctx, c)
 	})
 }
 
