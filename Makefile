@@ -58,7 +58,11 @@ generate:
 	./hack/generate.sh
 
 ## test: the full suite, fuzz seed corpora included; the journal under the race detector.
-## Never -short: a test whose tool is missing fails, naming `make tools`.
+## Never -short: a test whose tool is missing fails, naming `make tools`. The
+## legacy v1 line runs its crash suites' short forms (10 crash-matrix trials
+## where v2 runs 20; 10 TestWrappedProvider kill iterations instead of 20), so
+## that a cold `bash .ci/run` stays within CI's budget; their flags
+## (-crash.trials, -wrapped.iterations) override.
 test: tools test-journal test-rest
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
@@ -93,8 +97,8 @@ fuzz:
 ## then v1; per line 200 trials with the journal, 100 annotation-only: on v1
 ## 31 min and 16 min with the default 4 lanes, measured on 0edbf31,
 ## docs/reliability.md); CRASH_LINES=v2 runs one line. Results in
-## crashtest-results/ and docs/reliability.md. The short form (20 trials per
-## line) runs in make test.
+## crashtest-results/ and docs/reliability.md. The short form runs in make
+## test: 20 trials on v2, 10 on the legacy v1 line.
 crashtest: tools
 	bash hack/crashtest.sh
 

@@ -26,7 +26,7 @@
 //
 // Run it with
 //
-//	go test ./internal/crashmatrix -crash.trials=20          # the short form
+//	go test ./internal/crashmatrix                           # the short form (20 trials; 10 on v1)
 //	go test ./internal/crashmatrix -crash.seed=N -crash.trials=1  # replay
 //	hack/crashtest.sh                                        # the long form
 //

@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	trials   = flag.Int("crash.trials", 20, "trials of TestCrashMatrix")
+	trials   = flag.Int("crash.trials", DefaultTrials, "trials of TestCrashMatrix (default: the line's, DefaultTrials unless WithDefaultTrials)")
 	seedFlag = flag.Uint64("crash.seed", 0, "seed of the first trial; trial i uses seed+i (0: from the clock). -crash.seed=N -crash.trials=1 replays trial seed N")
 	modeFlag = flag.String("crash.mode", string(ModeJournal), "journal (--journal) or annotations (--annotation-only)")
 	converge = flag.Duration("crash.converge", 4*time.Minute, "how long the restarted provider may take to converge (crossplane-runtime backs a failing resource off up to a minute at a time)")
@@ -25,6 +25,32 @@ var (
 	lanes    = flag.Int("crash.lanes", 4, "trials run in this many parallel lanes, each with its own envtest and fake cloud")
 	summary  = flag.String("crash.summary", "", "file to write the results table to, in Markdown")
 )
+
+// DefaultTrials is the short form's trials: what make test runs on a
+// line that does not set WithDefaultTrials.
+const DefaultTrials = 20
+
+// Option configures Run.
+type Option func(*options)
+
+type options struct {
+	trials int
+}
+
+// WithDefaultTrials sets how many trials Run runs when -crash.trials is
+// not given on the command line. The legacy v1 line runs 10 in make test,
+// to keep CI within its budget; hack/crashtest.sh (the long form) always
+// gives -crash.trials.
+func WithDefaultTrials(n int) Option {
+	return func(o *options) { o.trials = n }
+}
+
+// trialsFlagSet reports whether -crash.trials was given.
+func trialsFlagSet() bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "crash.trials" })
+	return set
+}
 
 // Run is the crash matrix of line: -crash.trials seeded trials in
 // -crash.lanes parallel lanes, each with one envtest and one fake cloud
@@ -35,10 +61,17 @@ var (
 // API server is lost, and a Network has no natural key to find it by.
 //
 // Each adapter module's TestCrashMatrix calls it with its line.
-func Run(t *testing.T, line testbed.Line) {
+func Run(t *testing.T, line testbed.Line, opts ...Option) {
 	// Under -short (make test-unit) skip before building the provider:
 	// a matrix with no trial is no pass.
 	testenv.SkipShort(t, "provider-fakecloud -tags failpoints and "+testenv.NeedEnvtest)
+	o := options{trials: *trials}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if trialsFlagSet() {
+		o.trials = *trials
+	}
 	mode, err := ParseMode(*modeFlag)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +80,7 @@ func Run(t *testing.T, line testbed.Line) {
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano()) % 1_000_000_000
 	}
-	t.Logf("crash matrix: line %s, mode %s, %d trials from -crash.seed=%d", line.Name, mode, *trials, seed)
+	t.Logf("crash matrix: line %s, mode %s, %d trials from -crash.seed=%d", line.Name, mode, o.trials, seed)
 
 	start := time.Now()
 	bins := make(chan string, 1)
@@ -58,8 +91,8 @@ func Run(t *testing.T, line testbed.Line) {
 		t.FailNow()
 	}
 
-	work := make(chan int, *trials)
-	for i := range *trials {
+	work := make(chan int, o.trials)
+	for i := range o.trials {
 		work <- i
 	}
 	close(work)

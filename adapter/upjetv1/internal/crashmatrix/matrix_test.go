@@ -10,6 +10,11 @@ import (
 	itestbed "github.com/intentjournal/intentjournal/internal/testbed"
 )
 
+// shortTrials is the legacy v1 line's short form in make test: 10 trials
+// where the v2 line runs crashmatrix.DefaultTrials (20), so that CI stays
+// within its budget (#16). The long form (make crashtest) runs 200.
+const shortTrials = 10
+
 // TestCrashMatrix runs the crash matrix on the v1 line (see
 // crashmatrix.Run): go test ./internal/crashmatrix -crash.trials=N.
 func TestCrashMatrix(t *testing.T) {
@@ -20,5 +25,5 @@ func TestCrashMatrix(t *testing.T) {
 		CRDs:               crds.FS,
 		Group:              fcrecovery.Group,
 		ProviderConfigKind: "ProviderConfig",
-	})
+	}, crashmatrix.WithDefaultTrials(shortTrials))
 }
