@@ -239,6 +239,31 @@ func TestCreatePath(t *testing.T) {
 		}
 	})
 
+	t.Run("SucceededCallbackCompletesALostCreateMark", func(t *testing.T) {
+		// crossplane-runtime marked the create pending before Create, and
+		// its update recording the success lost every retry to conflicts:
+		// only external-create-pending is on the resource.
+		mg := h.newMR(t, "mark-lost")
+		meta.SetExternalCreatePending(mg, time.Now())
+		if err := h.cl.Client.Update(ctx, mg); err != nil {
+			t.Fatalf("Update(): %v", err)
+		}
+		if err := h.create(t, mg); err != nil {
+			t.Fatalf("Create(): %v", err)
+		}
+		h.store.Tracker(mg).SetTfState(&tfsdk.InstanceState{ID: "rs-456"})
+		if err := h.cb.Create(mg.GetName())(nil, ctx); err != nil {
+			t.Fatalf("callback: %v", err)
+		}
+		got := h.get(t, mg.GetName())
+		if meta.ExternalCreateIncomplete(got) {
+			t.Errorf("the resource is left at \"cannot determine creation result\": annotations %v", got.GetAnnotations())
+		}
+		if diff := cmp.Diff("rs-456", meta.GetExternalName(got)); diff != "" {
+			t.Errorf("external name; -want, +got:\n%s", diff)
+		}
+	})
+
 	t.Run("ForeignConflictIsPaused", func(t *testing.T) {
 		if _, err := h.cloud.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "example-com", Name: "taken", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.1"}}); err != nil {
 			t.Fatalf("CreateRecordSet(): %v", err)

@@ -136,12 +136,24 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome)
 // bind persists the external name and drops the intent annotation in one
 // merge patch. The patch names the UID, so it fails rather than touch a
 // managed resource recreated under the same name.
+//
+// It drops crossplane-runtime's external-create-pending mark too, as the
+// recovery pass does when it adopts: bind runs once the create is known to
+// have made externalName. crossplane-runtime records the create's success
+// (external-create-succeeded) in an update that retries a conflict only
+// five times within milliseconds; when the async create's own writes (this
+// patch, upjet's status update) keep changing the resource, all five can
+// lose, and the pending mark left alone would stop the resource at "cannot
+// determine creation result" for good (seen at 1,000 creates: 3 of 1,000).
+// Should crossplane-runtime's update land after this patch, it writes the
+// pending and succeeded marks together, which is a complete create too.
 func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
 	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
 		"uid": uid,
 		"annotations": map[string]any{
-			recovery.AnnotationExternalName: externalName,
-			journal.AnnotationKey:           nil,
+			recovery.AnnotationExternalName:          externalName,
+			journal.AnnotationKey:                    nil,
+			recovery.AnnotationExternalCreatePending: nil,
 		},
 	}})
 	if err != nil {
