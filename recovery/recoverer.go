@@ -53,9 +53,10 @@ type Recoverer struct {
 	// IncompleteGraceFor with any other timeout.
 	IncompleteGrace time.Duration
 
-	mu   sync.Mutex
-	last *Report
-	done chan struct{}
+	mu     sync.Mutex
+	last   *Report
+	done   chan struct{}
+	passed chan struct{}
 }
 
 var (
@@ -72,7 +73,7 @@ func NewRecoverer(o Options) *Recoverer {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
-	return &Recoverer{opts: o, RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{})}
+	return &Recoverer{opts: o, RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{}), passed: make(chan struct{})}
 }
 
 // reconcileGrace is what crossplane-runtime's managed reconciler adds to
@@ -112,14 +113,24 @@ func (r *Recoverer) Report() *Report {
 // Done is closed when a pass has left nothing unresolved.
 func (r *Recoverer) Done() <-chan struct{} { return r.done }
 
+// Passed is closed when the first pass has run to its end, whatever it
+// left unresolved (the Gate keeps those resources blocked): from then on
+// the reconcilers no longer compete with the pass for the API server. A
+// pass that failed as a whole (its scan) does not count.
+func (r *Recoverer) Passed() <-chan struct{} { return r.passed }
+
 // Start runs passes until nothing is unresolved (or, with Interval, until
 // ctx ends). It returns nil in every case.
 func (r *Recoverer) Start(ctx context.Context) error {
 	log := r.opts.Logger.Named("recovery")
 	opts := r.opts
-	complete := false
+	complete, passed := false, false
 	for pass := 1; ; pass++ {
 		rep, err := Run(ctx, opts)
+		if err == nil && !passed {
+			passed = true
+			close(r.passed)
+		}
 		if rep != nil {
 			r.mu.Lock()
 			r.last = rep

@@ -175,7 +175,13 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			return fmt.Errorf("cannot add the bucket leases: %w", err)
 		}
 	}
-	if err := controller.SetupWithJournal(mgr, opts, ij); err != nil {
+	// With --hold-controllers the managed controllers start after the
+	// first recovery pass.
+	cmgr := mgr
+	if o.holdControllers {
+		cmgr = ij.HoldUntilRecovered(mgr)
+	}
+	if err := controller.SetupWithJournal(cmgr, opts, ij); err != nil {
 		return fmt.Errorf("cannot set up fakecloud controllers: %w", err)
 	}
 

@@ -221,10 +221,16 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			return fmt.Errorf("cannot add the bucket leases: %w", err)
 		}
 	}
-	if err := controllercluster.SetupWithJournal(mgr, scopeOptions(clusterProvider), ij, o.line.deterministicExternalName); err != nil {
+	// With --hold-controllers the managed controllers start after the
+	// first recovery pass.
+	cmgr := mgr
+	if o.holdControllers {
+		cmgr = ij.HoldUntilRecovered(mgr)
+	}
+	if err := controllercluster.SetupWithJournal(cmgr, scopeOptions(clusterProvider), ij, o.line.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
 	}
-	if err := controllernamespaced.SetupWithJournal(mgr, scopeOptions(namespacedProvider), ij, o.line.deterministicExternalName); err != nil {
+	if err := controllernamespaced.SetupWithJournal(cmgr, scopeOptions(namespacedProvider), ij, o.line.deterministicExternalName); err != nil {
 		return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
 	}
 
