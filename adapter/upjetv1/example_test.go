@@ -40,6 +40,16 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 		}
 	}
 	// snippet:main end
+	// snippet:hold begin
+	if err := setupControllers(ij.HoldUntilRecovered(mgr), o, ij); err != nil {
+		return err
+	}
+	// snippet:hold end
+	return nil
+}
+
+// setupControllers is the provider's generated controller.Setup.
+func setupControllers(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapter) error {
 	return setupRecordSet(mgr, o, ij)
 }
 

@@ -107,7 +107,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.DurationVar(&o.scale.recoveryInterval, "recovery-interval", 0, "Keep running recovery passes this often after the first, to take over intents of peers found dead (default with --buckets: --lease-duration).")
 	fs.DurationVar(&o.scale.recoveryRetry, "recovery-retry-interval", 0, "Wait between recovery passes that left something unresolved (default 30s).")
 	fs.DurationVar(&o.reconcileTimeout, "reconcile-timeout", upjetv1.DefaultReconcileTimeout, "Timeout of the managed reconcilers. Recovery passes after the first resolve a create left incomplete with no intent once its pending mark is this plus 35s old. Used with --journal or --annotation-only.")
-	fs.BoolVar(&o.holdControllers, "hold-controllers", false, "Start the managed controllers only after the first recovery pass has run, so the pass does not share the API server with their reconciles. Used with --journal or --annotation-only.")
+	fs.BoolVar(&o.holdControllers, "hold-controllers", false, "Start the managed controllers only after the first recovery pass has run, so the pass does not share the API server with their reconciles. Without --journal or --annotation-only there is no pass, and it does nothing.")
 	o.line.addFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -124,8 +124,8 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	if o.journal != "" && o.annotationOnly {
 		return o, errors.New("--annotation-only runs without a journal; drop --journal")
 	}
-	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv1.DefaultReconcileTimeout || o.deleteOrphans || o.holdControllers) {
-		return o, errors.New("--replica, --shard, --recovery-report, --reconcile-timeout, --delete-orphans and --hold-controllers need --journal or --annotation-only")
+	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv1.DefaultReconcileTimeout || o.deleteOrphans) {
+		return o, errors.New("--replica, --shard, --recovery-report, --reconcile-timeout and --delete-orphans need --journal or --annotation-only")
 	}
 	if o.reconcileTimeout <= 0 {
 		return o, fmt.Errorf("--reconcile-timeout must be positive, got %s", o.reconcileTimeout)

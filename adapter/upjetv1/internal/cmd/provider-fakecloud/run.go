@@ -178,7 +178,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// With --hold-controllers the managed controllers start after the
 	// first recovery pass.
 	cmgr := mgr
-	if o.holdControllers {
+	if o.holdControllers { // a nil ij (no journal) holds nothing
 		cmgr = ij.HoldUntilRecovered(mgr)
 	}
 	if err := controller.SetupWithJournal(cmgr, opts, ij); err != nil {
