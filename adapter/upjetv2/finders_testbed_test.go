@@ -48,7 +48,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		want   map[string]strategy.Strategy
 	}{
 		"WithTemplateAndLister": {
-			reason: "the test bed's main: the Record by its template, the tagged kinds by tags",
+			reason: "the test bed's main: the Bucket by its name, the Record by its template, the tagged kinds by tags",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithTagLister(lister)},
 			want: map[string]strategy.Strategy{
 				"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
@@ -57,10 +57,11 @@ func TestNewFindersTestBed(t *testing.T) {
 				"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
 				"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
 				"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
+				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
 			},
 		},
 		"NoTemplateNoLister": {
-			reason: "without its template the Record is report-only, and without a lister so are the tagged kinds",
+			reason: "without its template the Record is report-only, and without a lister so are the tagged kinds; the Bucket, whose ID is its name, needs neither",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(strategy.Templates{})},
 			want: map[string]strategy.Strategy{
 				"RecordSet.fakecloud.intentjournal.io":   strategy.ReportOnly,
@@ -69,6 +70,7 @@ func TestNewFindersTestBed(t *testing.T) {
 				"Network.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
 				"Address.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
 				"Record.fakecloud.m.intentjournal.io":    strategy.ReportOnly,
+				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
 			},
 		},
 	}

@@ -302,6 +302,59 @@ func (c *Client) ListAddresses(ctx context.Context, f AddressFilter) ([]Address,
 	return out.Items, nil
 }
 
+// CreateBucket creates a bucket; b.ID and b.CreatedAt are ignored. A
+// bucket whose name exists anywhere in the cloud yields an error matching
+// ErrConflict.
+func (c *Client) CreateBucket(ctx context.Context, b Bucket) (Bucket, error) {
+	var out Bucket
+	err := c.do(ctx, http.MethodPost, "/v1/buckets", nil, bucketBody{Name: b.Name, Tags: b.Tags}, &out)
+	return out, err
+}
+
+// GetBucket returns the bucket with id, or an error matching ErrNotFound.
+func (c *Client) GetBucket(ctx context.Context, id string) (Bucket, error) {
+	var out Bucket
+	p, err := escapeID(id)
+	if err != nil {
+		return out, err
+	}
+	err = c.do(ctx, http.MethodGet, "/v1/buckets/"+p, nil, nil, &out)
+	return out, err
+}
+
+// UpdateBucket replaces the tags of the bucket b.ID; its name cannot
+// change.
+func (c *Client) UpdateBucket(ctx context.Context, b Bucket) (Bucket, error) {
+	var out Bucket
+	p, err := escapeID(b.ID)
+	if err != nil {
+		return out, err
+	}
+	err = c.do(ctx, http.MethodPut, "/v1/buckets/"+p, nil, bucketBody{Name: b.Name, Tags: b.Tags}, &out)
+	return out, err
+}
+
+// DeleteBucket deletes the bucket with id, or returns an error matching
+// ErrNotFound.
+func (c *Client) DeleteBucket(ctx context.Context, id string) error {
+	p, err := escapeID(id)
+	if err != nil {
+		return err
+	}
+	return c.do(ctx, http.MethodDelete, "/v1/buckets/"+p, nil, nil, nil)
+}
+
+// ListBuckets returns the buckets f matches, oldest first.
+func (c *Client) ListBuckets(ctx context.Context, f BucketFilter) ([]Bucket, error) {
+	q := tagQuery(f.Tags)
+	setIf(q, "name", f.Name)
+	var out listBody[Bucket]
+	if err := c.do(ctx, http.MethodGet, "/v1/buckets", q, nil, &out); err != nil {
+		return nil, err
+	}
+	return out.Items, nil
+}
+
 // Stats returns the server's counters and every live object. Stats is never
 // subject to injected faults.
 func (c *Client) Stats(ctx context.Context) (Stats, error) {

@@ -11,8 +11,11 @@
 // ID-keyed, like an AWS VPC: nothing but its server-assigned ID is unique, so
 // a create repeated after a lost answer leaves a duplicate that only a tag
 // can find. An Address (a reserved IP address, like an AWS Elastic IP) is
-// ID-keyed the same way. IDs are "rs-", "net-" or "addr-" and 16 random hex
-// digits, never reused.
+// ID-keyed the same way. A Bucket (like an AWS S3 bucket or an Azure
+// resource group) is named by its spec, and its name is global in the
+// cloud: a second create of a name anywhere answers 409 with the message
+// `bucket "<name>" already exists`. IDs are "rs-", "net-", "addr-" or
+// "bkt-" and 16 random hex digits, never reused.
 //
 // # HTTP API
 //
@@ -25,6 +28,8 @@
 //	GET    /v1/networks?name=N&tag.K=V, GET|PUT|DELETE /v1/networks/{id}
 //	POST   /v1/addresses              {"name","tags"} → 201 object
 //	GET    /v1/addresses?name=N&tag.K=V, GET|PUT|DELETE /v1/addresses/{id}
+//	POST   /v1/buckets                {"name","tags"} → 201 object | 409
+//	GET    /v1/buckets?name=N&tag.K=V, GET|PUT|DELETE /v1/buckets/{id}
 //	GET    /v1/stats                  counters per kind and every live object
 //	GET    /v1/faults, PUT /v1/faults the fault configuration
 //	GET    /healthz                   {"status":"ok"}
@@ -85,8 +90,8 @@
 //
 //	{"kinds":{"recordsets":{"creates","conflicts","live","deletes",
 //	                        "injectedErrors","injectedTimeouts","ambiguous"},
-//	          "networks":{...},"addresses":{...}},
-//	 "objects":{"recordsets":[...],"networks":[...],"addresses":[...]}}
+//	          "networks":{...},"addresses":{...},"buckets":{...}},
+//	 "objects":{"recordsets":[...],"networks":[...],"addresses":[...],"buckets":[...]}}
 //
 // creates counts successful creates (ambiguous ones included), conflicts
 // counts 409 answers. creates, conflicts and deletes survive a restart; the
@@ -106,10 +111,12 @@
 //
 // "addresses", and the addresses' counters, are written only when there is
 // something to write: a state without addresses is byte for byte what the
-// format was before addresses existed, so the version stays 1.
+// format was before addresses existed, so the version stays 1. "buckets"
+// follows the same rule.
 //
 // Opening checks the header, length, checksum, JSON (unknown fields are
-// refused) and invariants (ID prefixes, unique IDs, unique zone and name).
+// refused) and invariants (ID prefixes, unique IDs, unique zone and name,
+// unique bucket names).
 // Any failure is ErrCorruptState, and the file is never overwritten; move it
 // aside to start empty. A missing file starts an empty state and is created
 // at once. An exclusive flock on "<state>.lock" keeps a second server off

@@ -155,7 +155,7 @@ func TestConflictsCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]KindStats{KindRecordSets: {Creates: 1, Conflicts: 2, Live: 1}, KindNetworks: {}, KindAddresses: {}}
+	want := map[string]KindStats{KindRecordSets: {Creates: 1, Conflicts: 2, Live: 1}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}}
 	if diff := cmp.Diff(want, kinds(st)); diff != "" || conflicts != 2 {
 		t.Errorf("Three creates of one name: one create, two 409s (client saw %d); -want, +got:\n%s", conflicts, diff)
 	}
@@ -217,7 +217,7 @@ func TestAmbiguousCreate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]KindStats{KindRecordSets: {}, KindNetworks: {Creates: 2, Live: 2, Ambiguous: 2}, KindAddresses: {}}
+			want := map[string]KindStats{KindRecordSets: {}, KindNetworks: {Creates: 2, Live: 2, Ambiguous: 2}, KindAddresses: {}, KindBuckets: {}}
 			if diff := cmp.Diff(want, kinds(st)); diff != "" {
 				t.Errorf("Retrying an ambiguous network create leaves a duplicate; -want, +got:\n%s", diff)
 			}

@@ -43,6 +43,26 @@ func TestStateGolden(t *testing.T) {
 				}
 			},
 		},
+		"Buckets": {
+			reason: "Buckets, and their counters (a 409 included), are written when there are some.",
+			golden: "state-v1-buckets.golden",
+			extra: func(t *testing.T, s *Store) {
+				for _, b := range []Bucket{
+					{Name: "logs", Tags: map[string]string{"crossplane-name": "logs"}},
+					{Name: "assets"},
+				} {
+					if _, err := s.CreateBucket(b); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if _, err := s.CreateBucket(Bucket{Name: "logs"}); !errors.Is(err, ErrConflict) {
+					t.Fatalf("duplicate bucket: got %v, want ErrConflict", err)
+				}
+				if err := s.DeleteBucket("bkt-0000000000000006"); err != nil {
+					t.Fatal(err)
+				}
+			},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -95,6 +115,11 @@ func FuzzDecodeState(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(withAddresses)
+	withBuckets, err := os.ReadFile(filepath.Join("testdata", "state-v1-buckets.golden"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(withBuckets)
 	f.Add([]byte{})
 	f.Add(frame([]byte(`{"version":1,"recordsets":[],"networks":[],"counters":{}}`)))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -102,7 +127,7 @@ func FuzzDecodeState(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s := &Store{recordSets: map[string]*RecordSet{}, networks: map[string]*Network{}, addresses: map[string]*Address{}, counters: map[string]*counters{}}
+		s := &Store{recordSets: map[string]*RecordSet{}, networks: map[string]*Network{}, addresses: map[string]*Address{}, buckets: map[string]*Bucket{}, counters: map[string]*counters{}}
 		for i := range doc.RecordSets {
 			s.recordSets[doc.RecordSets[i].ID] = &doc.RecordSets[i]
 		}
@@ -111,6 +136,9 @@ func FuzzDecodeState(f *testing.F) {
 		}
 		for i := range doc.Addresses {
 			s.addresses[doc.Addresses[i].ID] = &doc.Addresses[i]
+		}
+		for i := range doc.Buckets {
+			s.buckets[doc.Buckets[i].ID] = &doc.Buckets[i]
 		}
 		for k, c := range doc.Counters {
 			s.counters[k] = &c

@@ -13,6 +13,7 @@ const (
 	KindRecordSets = "recordsets"
 	KindNetworks   = "networks"
 	KindAddresses  = "addresses"
+	KindBuckets    = "buckets"
 )
 
 // ID prefixes of server-assigned identifiers.
@@ -20,6 +21,7 @@ const (
 	recordSetIDPrefix = "rs-"
 	networkIDPrefix   = "net-"
 	addressIDPrefix   = "addr-"
+	bucketIDPrefix    = "bkt-"
 )
 
 // RecordSet is a DNS record set. Record sets are name-keyed: the pair (Zone,
@@ -61,6 +63,19 @@ type Address struct {
 	CreatedAt time.Time         `json:"createdAt"`
 }
 
+// Bucket is a storage bucket, modelled on an AWS S3 bucket (or an Azure
+// resource group): it is named by its spec, and its name is unique in the
+// whole cloud, not per zone or account, so a second create of a name that
+// exists fails with ErrConflict (`bucket "<name>" already exists`). The
+// server still assigns an ID ("bkt-" and 16 hex digits) for its own
+// bookkeeping, which a client never needs: it finds a bucket by name.
+type Bucket struct {
+	ID        string            `json:"id"`
+	Name      string            `json:"name"`
+	Tags      map[string]string `json:"tags"`
+	CreatedAt time.Time         `json:"createdAt"`
+}
+
 // RecordSetFilter selects record sets in a list call. Empty fields match
 // everything; set fields are ANDed. Every entry of Tags must be present with
 // an equal value.
@@ -78,6 +93,13 @@ type NetworkFilter struct {
 
 // AddressFilter selects addresses in a list call, like RecordSetFilter.
 type AddressFilter struct {
+	Name string
+	Tags map[string]string
+}
+
+// BucketFilter selects buckets in a list call, like RecordSetFilter. A
+// bucket's name is unique, so a Name matches at most one bucket.
+type BucketFilter struct {
 	Name string
 	Tags map[string]string
 }
@@ -130,11 +152,13 @@ type StatsObjects struct {
 	RecordSets []RecordSet `json:"recordsets"`
 	Networks   []Network   `json:"networks"`
 	Addresses  []Address   `json:"addresses"`
+	Buckets    []Bucket    `json:"buckets"`
 }
 
 // Object is a live object of any kind, as StatsObjects.All lists it.
 type Object struct {
-	// Kind is the object's type: "RecordSet", "Network" or "Address".
+	// Kind is the object's type: "RecordSet", "Network", "Address" or
+	// "Bucket".
 	Kind string
 	ID   string
 	Tags map[string]string
@@ -143,9 +167,9 @@ type Object struct {
 }
 
 // All lists every live object: the record sets, then the networks, then
-// the addresses, each in the order of Stats.
+// the addresses, then the buckets, each in the order of Stats.
 func (o StatsObjects) All() []Object {
-	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks)+len(o.Addresses))
+	out := make([]Object, 0, len(o.RecordSets)+len(o.Networks)+len(o.Addresses)+len(o.Buckets))
 	for _, r := range o.RecordSets {
 		out = append(out, Object{Kind: "RecordSet", ID: r.ID, Tags: r.Tags, CreatedAt: r.CreatedAt})
 	}
@@ -154,6 +178,9 @@ func (o StatsObjects) All() []Object {
 	}
 	for _, a := range o.Addresses {
 		out = append(out, Object{Kind: "Address", ID: a.ID, Tags: a.Tags, CreatedAt: a.CreatedAt})
+	}
+	for _, b := range o.Buckets {
+		out = append(out, Object{Kind: "Bucket", ID: b.ID, Tags: b.Tags, CreatedAt: b.CreatedAt})
 	}
 	return out
 }
@@ -250,6 +277,14 @@ func (a *Address) validate() error {
 	return validateTags(a.Tags)
 }
 
+// validate checks the fields a client may set on a bucket.
+func (b *Bucket) validate() error {
+	if err := validateName("name", b.Name); err != nil {
+		return err
+	}
+	return validateTags(b.Tags)
+}
+
 // normalize makes nil collections empty so that JSON answers always carry
 // [] and {} rather than null.
 func (r *RecordSet) normalize() {
@@ -270,6 +305,12 @@ func (n *Network) normalize() {
 func (a *Address) normalize() {
 	if a.Tags == nil {
 		a.Tags = map[string]string{}
+	}
+}
+
+func (b *Bucket) normalize() {
+	if b.Tags == nil {
+		b.Tags = map[string]string{}
 	}
 }
 
@@ -294,6 +335,12 @@ func (a Address) clone() Address {
 	return a
 }
 
+func (b Bucket) clone() Bucket {
+	b.Tags = maps.Clone(b.Tags)
+	b.normalize()
+	return b
+}
+
 func tagsMatch(have, want map[string]string) bool {
 	for k, v := range want {
 		if got, ok := have[k]; !ok || got != v {
@@ -315,4 +362,8 @@ func (f NetworkFilter) match(n *Network) bool {
 
 func (f AddressFilter) match(a *Address) bool {
 	return (f.Name == "" || f.Name == a.Name) && tagsMatch(a.Tags, f.Tags)
+}
+
+func (f BucketFilter) match(b *Bucket) bool {
+	return (f.Name == "" || f.Name == b.Name) && tagsMatch(b.Tags, f.Tags)
 }

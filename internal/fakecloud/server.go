@@ -106,6 +106,12 @@ func (s *Server) routes() {
 	m.HandleFunc("PUT /v1/addresses/{id}", s.faulty(KindAddresses, OpUpdate, s.updateAddress))
 	m.HandleFunc("DELETE /v1/addresses/{id}", s.faulty(KindAddresses, OpDelete, s.deleteAddress))
 
+	m.HandleFunc("POST /v1/buckets", s.faulty(KindBuckets, OpCreate, s.createBucket))
+	m.HandleFunc("GET /v1/buckets", s.faulty(KindBuckets, OpRead, s.listBuckets))
+	m.HandleFunc("GET /v1/buckets/{id}", s.faulty(KindBuckets, OpRead, s.getBucket))
+	m.HandleFunc("PUT /v1/buckets/{id}", s.faulty(KindBuckets, OpUpdate, s.updateBucket))
+	m.HandleFunc("DELETE /v1/buckets/{id}", s.faulty(KindBuckets, OpDelete, s.deleteBucket))
+
 	m.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.store.Stats())
 	})
@@ -253,6 +259,14 @@ type addressBody struct {
 }
 
 func (b addressBody) address() Address { return Address{Name: b.Name, Tags: b.Tags} }
+
+// bucketBody is the request body of POST and PUT on buckets.
+type bucketBody struct {
+	Name string            `json:"name"`
+	Tags map[string]string `json:"tags"`
+}
+
+func (b bucketBody) bucket() Bucket { return Bucket{Name: b.Name, Tags: b.Tags} }
 
 type listBody[T any] struct {
 	Items []T `json:"items"`
@@ -445,4 +459,40 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(append(data, '\n'))
+}
+
+func (s *Server) createBucket(r *http.Request) (int, any, error) {
+	var b bucketBody
+	if err := decodeBody(nil, r, &b); err != nil {
+		return 0, nil, err
+	}
+	bkt, err := s.store.CreateBucket(b.bucket())
+	return http.StatusCreated, bkt, err
+}
+
+func (s *Server) getBucket(r *http.Request) (int, any, error) {
+	b, err := s.store.GetBucket(r.PathValue("id"))
+	return http.StatusOK, b, err
+}
+
+func (s *Server) updateBucket(r *http.Request) (int, any, error) {
+	var b bucketBody
+	if err := decodeBody(nil, r, &b); err != nil {
+		return 0, nil, err
+	}
+	bkt, err := s.store.UpdateBucket(r.PathValue("id"), b.bucket())
+	return http.StatusOK, bkt, err
+}
+
+func (s *Server) deleteBucket(r *http.Request) (int, any, error) {
+	return http.StatusNoContent, nil, s.store.DeleteBucket(r.PathValue("id"))
+}
+
+func (s *Server) listBuckets(r *http.Request) (int, any, error) {
+	q, tags, err := parseListQuery(r.URL.Query(), "name")
+	if err != nil {
+		return 0, nil, err
+	}
+	items := s.store.ListBuckets(BucketFilter{Name: q["name"], Tags: tags})
+	return http.StatusOK, listBody[Bucket]{items}, nil
 }

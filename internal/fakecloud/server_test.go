@@ -172,6 +172,21 @@ func TestHandlers(t *testing.T) {
 			method: "GET", path: "/v1/addresses/addr-0000000000000009",
 			want: want{404, `{"error":{"code":404,"message":"address \"addr-0000000000000009\" not found"}}`},
 		},
+		"CreateBucket": {
+			reason: "A bucket create answers 201 with a server-assigned bkt- ID.",
+			method: "POST", path: "/v1/buckets", body: `{"name":"logs","tags":{"crossplane-name":"logs"}}`,
+			want: want{201, `{"id":"bkt-0000000000000005","name":"logs","tags":{"crossplane-name":"logs"},"createdAt":"2026-01-02T03:04:05Z"}`},
+		},
+		"ListBucketsEmpty": {
+			reason: "A list of no buckets answers an empty list, not null.",
+			method: "GET", path: "/v1/buckets?name=logs",
+			want: want{200, `{"items":[]}`},
+		},
+		"GetBucketNotFound": {
+			reason: "A get of an unknown bucket answers 404.",
+			method: "GET", path: "/v1/buckets/bkt-0000000000000009",
+			want: want{404, `{"error":{"code":404,"message":"bucket \"bkt-0000000000000009\" not found"}}`},
+		},
 		"CreateNetworkDuplicate": {
 			reason: "Networks are ID-keyed: the same body again makes another network.",
 			method: "POST", path: "/v1/networks", body: `{"name":"vpc"}`,

@@ -31,15 +31,17 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // stateDoc is the JSON body of a state file.
 //
-// Addresses came after version 1 was fixed. A state without addresses is
-// written exactly as before them (no "addresses" field, no "addresses"
-// counters), so that a server built before them still opens it; only a
-// state holding addresses, or counting some, carries them.
+// Addresses and buckets came after version 1 was fixed. A state without
+// addresses is written exactly as before them (no "addresses" field, no
+// "addresses" counters), so that a server built before them still opens
+// it; only a state holding addresses, or counting some, carries them.
+// Buckets follow the same rule.
 type stateDoc struct {
 	Version    int                 `json:"version"`
 	RecordSets []RecordSet         `json:"recordsets"`
 	Networks   []Network           `json:"networks"`
 	Addresses  []Address           `json:"addresses,omitempty"`
+	Buckets    []Bucket            `json:"buckets,omitempty"`
 	Counters   map[string]counters `json:"counters"`
 }
 
@@ -74,6 +76,9 @@ func (s *Store) load() error {
 	for i := range doc.Addresses {
 		s.addresses.add(s, doc.Addresses[i].clone())
 	}
+	for i := range doc.Buckets {
+		s.buckets.add(s, doc.Buckets[i].clone())
+	}
 	for k, c := range doc.Counters {
 		if _, ok := s.counters[k]; ok {
 			c := c
@@ -82,7 +87,7 @@ func (s *Store) load() error {
 	}
 	s.log.Info("Loaded state file", zap.String("state-file", s.path),
 		zap.Int("recordsets", len(s.recordSets)), zap.Int("networks", len(s.networks)),
-		zap.Int("addresses", len(s.addresses)), zap.Int("bytes", len(data)))
+		zap.Int("addresses", len(s.addresses)), zap.Int("buckets", len(s.buckets)), zap.Int("bytes", len(data)))
 	return nil
 }
 
@@ -174,6 +179,19 @@ func decodeState(data []byte) (*stateDoc, error) {
 		}
 		ids[a.ID] = true
 	}
+	names := map[string]bool{}
+	for _, b := range doc.Buckets {
+		if !strings.HasPrefix(b.ID, bucketIDPrefix) || ids[b.ID] {
+			return nil, fmt.Errorf("bucket ID %q is malformed or repeated", b.ID)
+		}
+		if err := b.validate(); err != nil {
+			return nil, fmt.Errorf("bucket %s: %w", b.ID, err)
+		}
+		if names[b.Name] {
+			return nil, fmt.Errorf("bucket %q appears twice", b.Name)
+		}
+		ids[b.ID], names[b.Name] = true, true
+	}
 	return &doc, nil
 }
 
@@ -191,6 +209,7 @@ type snapshotDoc struct {
 	RecordSets []*RecordSet        `json:"recordsets"`
 	Networks   []*Network          `json:"networks"`
 	Addresses  []*Address          `json:"addresses,omitempty"`
+	Buckets    []*Bucket           `json:"buckets,omitempty"`
 	Counters   map[string]counters `json:"counters"`
 }
 
@@ -201,11 +220,12 @@ func (s *Store) snapshot() ([]byte, error) {
 		RecordSets: s.recordSets.sorted(),
 		Networks:   s.networks.sorted(),
 		Addresses:  s.addresses.sorted(),
+		Buckets:    s.buckets.sorted(),
 		Counters:   map[string]counters{},
 	}
 	for k, c := range s.counters {
-		if k == KindAddresses && *c == (counters{}) {
-			continue // see stateDoc: written as before addresses existed
+		if (k == KindAddresses || k == KindBuckets) && *c == (counters{}) {
+			continue // see stateDoc: written as before addresses and buckets existed
 		}
 		doc.Counters[k] = *c
 	}

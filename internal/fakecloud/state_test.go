@@ -83,8 +83,8 @@ func TestStoreCorrupt(t *testing.T) {
 		},
 		"UnknownField": {
 			reason: "A body from a newer format is refused, not half-read.",
-			data:   withBody(`{"version":1,"recordsets":[],"networks":[],"counters":{},"buckets":[]}`),
-			want:   `unknown field "buckets"`,
+			data:   withBody(`{"version":1,"recordsets":[],"networks":[],"counters":{},"volumes":[]}`),
+			want:   `unknown field "volumes"`,
 		},
 		"WrongVersion": {
 			reason: "Another body version is refused.",

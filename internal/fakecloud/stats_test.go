@@ -26,18 +26,20 @@ func TestStatsTotal(t *testing.T) {
 	}
 }
 
-// TestStatsObjectsAll lists both kinds in one slice, record sets first,
-// each in the order Stats gives.
+// TestStatsObjectsAll lists every kind in one slice, record sets first and
+// buckets last, each in the order Stats gives.
 func TestStatsObjectsAll(t *testing.T) {
 	tags := map[string]string{"crossplane-name": "a"}
 	in := StatsObjects{
 		RecordSets: []RecordSet{{ID: "rs-2", Zone: "z", Name: "b"}, {ID: "rs-1", Tags: tags}},
 		Networks:   []Network{{ID: "net-1", Tags: tags}},
+		Buckets:    []Bucket{{ID: "bkt-1", Name: "logs", Tags: tags}},
 	}
 	want := []Object{
 		{Kind: "RecordSet", ID: "rs-2"},
 		{Kind: "RecordSet", ID: "rs-1", Tags: tags},
 		{Kind: "Network", ID: "net-1", Tags: tags},
+		{Kind: "Bucket", ID: "bkt-1", Tags: tags},
 	}
 	if diff := cmp.Diff(want, in.All()); diff != "" {
 		t.Errorf("All: -want, +got:\n%s", diff)

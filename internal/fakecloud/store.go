@@ -64,6 +64,7 @@ type Store struct {
 	recordSets table[RecordSet, *RecordSet]
 	networks   table[Network, *Network]
 	addresses  table[Address, *Address]
+	buckets    table[Bucket, *Bucket]
 	byKey      map[zoneName]string // the natural keys of keyed tables, to IDs
 	counters   map[string]*counters
 
@@ -89,9 +90,10 @@ func OpenStore(path string, opts ...StoreOption) (*Store, error) {
 		recordSets: table[RecordSet, *RecordSet]{},
 		networks:   table[Network, *Network]{},
 		addresses:  table[Address, *Address]{},
+		buckets:    table[Bucket, *Bucket]{},
 		byKey:      map[zoneName]string{},
-		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}},
-		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}},
+		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
+		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 	}
 	for _, o := range opts {
 		o(s)
@@ -144,7 +146,8 @@ func (s *Store) unusedID(prefix string) (string, error) {
 		_, rs := s.recordSets[id]
 		_, net := s.networks[id]
 		_, addr := s.addresses[id]
-		if !rs && !net && !addr {
+		_, bkt := s.buckets[id]
+		if !rs && !net && !addr && !bkt {
 			return id, nil
 		}
 	}
@@ -349,6 +352,58 @@ func (s *Store) ListAddresses(f AddressFilter) []Address {
 	return s.addresses.list(f.match)
 }
 
+// CreateBucket stores a new bucket and returns it with its ID and
+// CreatedAt set; in.ID and in.CreatedAt are ignored. A bucket whose name
+// exists yields ErrConflict: bucket names are global in the cloud. When
+// CreateBucket returns nil the bucket is on disk.
+func (s *Store) CreateBucket(in Bucket) (Bucket, error) {
+	return create(s, s.buckets, in)
+}
+
+// GetBucket returns the bucket with id, or ErrNotFound.
+func (s *Store) GetBucket(id string) (Bucket, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.buckets.get(id)
+}
+
+// UpdateBucket replaces the tags of the bucket with id. The name cannot
+// change: a non-empty in.Name that differs yields ErrInvalid.
+func (s *Store) UpdateBucket(id string, in Bucket) (Bucket, error) {
+	in = in.clone()
+	if err := validateTags(in.Tags); err != nil {
+		return Bucket{}, err
+	}
+	return update(s, s.buckets, id, func(next Bucket) (Bucket, error) {
+		if in.Name != "" && in.Name != next.Name {
+			return next, invalid("name of bucket %q is immutable", id)
+		}
+		next.Tags = in.Tags
+		return next, nil
+	})
+}
+
+// DeleteBucket deletes the bucket with id, or returns ErrNotFound.
+func (s *Store) DeleteBucket(id string) error { return remove(s, s.buckets, id) }
+
+// ListBuckets returns the buckets f matches, oldest first.
+func (s *Store) ListBuckets(f BucketFilter) []Bucket {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.listBuckets(f)
+}
+
+func (s *Store) listBuckets(f BucketFilter) []Bucket {
+	if f.Name != "" {
+		out := []Bucket{}
+		if id, ok := s.byKey[zoneName{"", f.Name}]; ok && f.match(s.buckets[id]) {
+			out = append(out, s.buckets[id].clone())
+		}
+		return out
+	}
+	return s.buckets.list(f.match)
+}
+
 // noteInjected counts an injected fault for kind; fault is one of
 // "error", "timeout" and "ambiguous".
 func (s *Store) noteInjected(kind, fault string) {
@@ -376,9 +431,10 @@ func (s *Store) Stats() Stats {
 			RecordSets: s.listRecordSets(RecordSetFilter{}),
 			Networks:   s.listNetworks(NetworkFilter{}),
 			Addresses:  s.addresses.list(AddressFilter{}.match),
+			Buckets:    s.listBuckets(BucketFilter{}),
 		},
 	}
-	live := map[string]int{KindRecordSets: len(s.recordSets), KindNetworks: len(s.networks), KindAddresses: len(s.addresses)}
+	live := map[string]int{KindRecordSets: len(s.recordSets), KindNetworks: len(s.networks), KindAddresses: len(s.addresses), KindBuckets: len(s.buckets)}
 	for k, c := range s.counters {
 		inj := s.injected[k]
 		st.Kinds[k] = KindStats{

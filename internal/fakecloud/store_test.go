@@ -63,7 +63,7 @@ func TestStoreConcurrentCreates(t *testing.T) {
 	for k, v := range st.Kinds {
 		got[k] = [3]int64{v.Creates, v.Conflicts, v.Live}
 	}
-	want := map[string][3]int64{KindRecordSets: {1, n - 1, 1}, KindNetworks: {n / 2, 0, n / 2}, KindAddresses: {}}
+	want := map[string][3]int64{KindRecordSets: {1, n - 1, 1}, KindNetworks: {n / 2, 0, n / 2}, KindAddresses: {}, KindBuckets: {}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Concurrent creates of one name must yield one record set and n-1 conflicts; -want, +got [creates conflicts live]:\n%s", diff)
 	}
@@ -93,26 +93,26 @@ func TestStoreBulkCreate(t *testing.T) {
 			reason: "A valid batch is created at once.",
 			rss:    []RecordSet{rs("a"), rs("b")},
 			nets:   []Network{{Name: "n"}, {Name: "n"}},
-			want:   map[string]KindStats{KindRecordSets: {Creates: 3, Live: 3}, KindNetworks: {Creates: 2, Live: 2}, KindAddresses: {}},
+			want:   map[string]KindStats{KindRecordSets: {Creates: 3, Live: 3}, KindNetworks: {Creates: 2, Live: 2}, KindAddresses: {}, KindBuckets: {}},
 		},
 		"ConflictWithExisting": {
 			reason:  "A record set that exists fails the whole batch.",
 			rss:     []RecordSet{rs("a"), rs("www")},
 			nets:    []Network{{Name: "n"}},
 			wantErr: ErrConflict,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 		},
 		"ConflictInBatch": {
 			reason:  "A record set repeated in the batch fails the whole batch.",
 			rss:     []RecordSet{rs("a"), rs("a")},
 			wantErr: ErrConflict,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 		},
 		"Invalid": {
 			reason:  "An invalid object fails the whole batch.",
 			nets:    []Network{{Name: "n"}, {Name: ""}},
 			wantErr: ErrInvalid,
-			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}},
+			want:    map[string]KindStats{KindRecordSets: {Creates: 1, Live: 1}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 		},
 	}
 	for name, tc := range cases {
@@ -164,6 +164,47 @@ func TestStoreAddresses(t *testing.T) {
 	}
 	want := KindStats{Creates: 3, Live: 2, Deletes: 1}
 	if diff := cmp.Diff(want, s.Stats().Kinds[KindAddresses]); diff != "" {
+		t.Errorf("-want, +got:\n%s", diff)
+	}
+}
+
+// TestStoreBuckets pins what makes a Bucket the spec-named kind the
+// observe-by-name test needs: its name is global in the cloud, so a
+// repeated create of it is a 409, counted, and a lookup by name finds the
+// one bucket.
+func TestStoreBuckets(t *testing.T) {
+	s := newTestStore(t)
+	tags := map[string]string{"crossplane-name": "logs"}
+	first, err := s.CreateBucket(Bucket{Name: "logs", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateBucket(Bucket{Name: "logs"}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("A repeated create of a bucket name: got %v, want ErrConflict", err)
+	}
+	if _, err := s.CreateBucket(Bucket{Name: "assets"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]Bucket{first}, s.ListBuckets(BucketFilter{Name: "logs"})); diff != "" {
+		t.Errorf("A lookup by name must find the one bucket; -want, +got:\n%s", diff)
+	}
+	if diff := cmp.Diff([]Bucket{}, s.ListBuckets(BucketFilter{Name: "logs", Tags: map[string]string{"crossplane-name": "other"}})); diff != "" {
+		t.Errorf("Name and tags are ANDed; -want, +got:\n%s", diff)
+	}
+	if _, err := s.UpdateBucket(first.ID, Bucket{Name: "renamed"}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("UpdateBucket with another name: got %v, want ErrInvalid", err)
+	}
+	if _, err := s.CreateRecordSet(RecordSet{Zone: "z", Name: "logs", Type: "A", RRDatas: []string{"x"}}); err != nil {
+		t.Errorf("A record set may share a bucket's name: %v", err)
+	}
+	if err := s.DeleteBucket(first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateBucket(Bucket{Name: "logs"}); err != nil {
+		t.Errorf("A deleted bucket's name is free again: %v", err)
+	}
+	want := KindStats{Creates: 3, Conflicts: 1, Live: 2, Deletes: 1}
+	if diff := cmp.Diff(want, s.Stats().Kinds[KindBuckets]); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
 }

@@ -27,8 +27,9 @@ type row[T any] interface {
 }
 
 // keyed is implemented by rows with a unique natural key besides the ID (a
-// record set's zone and name): a create that repeats it is a conflict. The
-// Store indexes the keys in Store.byKey; only record sets are keyed.
+// record set's zone and name, a bucket's name): a create that repeats it is
+// a conflict. The Store indexes the keys in Store.byKey; record sets and
+// buckets are keyed.
 type keyed interface {
 	naturalKey() zoneName
 	// conflict is the ErrConflict error for a create that repeats the key.
@@ -166,7 +167,7 @@ func remove[T any, P row[T]](s *Store, t table[T, P], id string) error {
 	})
 }
 
-// RecordSet, Network and Address as table rows.
+// RecordSet, Network, Address and Bucket as table rows.
 
 func (*RecordSet) kind() string                    { return KindRecordSets }
 func (*RecordSet) noun() string                    { return "recordset" }
@@ -189,3 +190,14 @@ func (*Address) noun() string                    { return "address" }
 func (*Address) idPrefix() string                { return addressIDPrefix }
 func (a *Address) identity() (string, time.Time) { return a.ID, a.CreatedAt }
 func (a *Address) stamp(id string, at time.Time) { a.ID, a.CreatedAt = id, at }
+
+func (*Bucket) kind() string                    { return KindBuckets }
+func (*Bucket) noun() string                    { return "bucket" }
+func (*Bucket) idPrefix() string                { return bucketIDPrefix }
+func (b *Bucket) identity() (string, time.Time) { return b.ID, b.CreatedAt }
+func (b *Bucket) stamp(id string, at time.Time) { b.ID, b.CreatedAt = id, at }
+
+// naturalKey puts bucket names in a zone of their own: a record set's zone
+// is never empty (validateName), so no record set shares a bucket's key.
+func (b *Bucket) naturalKey() zoneName { return zoneName{"", b.Name} }
+func (b *Bucket) conflict() error      { return conflict("bucket %q already exists", b.Name) }

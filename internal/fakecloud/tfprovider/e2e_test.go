@@ -167,6 +167,7 @@ func TestOpenTofuEndToEnd(t *testing.T) {
 		fakecloud.KindRecordSets: {Creates: 2, Conflicts: 1, Live: 1, Deletes: 1},
 		fakecloud.KindNetworks:   {Creates: 3, Live: 2, Deletes: 1},
 		fakecloud.KindAddresses:  {},
+		fakecloud.KindBuckets:    {},
 	}
 	if diff := cmp.Diff(wantKinds, st.Kinds); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)

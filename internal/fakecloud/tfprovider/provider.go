@@ -14,6 +14,10 @@
 //     its Terraform ID is composed from zone, name and type (RecordID),
 //     not assigned by the cloud. A second create fails with "already
 //     exists".
+//   - fakecloud_bucket: the bucket as AWS's aws_s3_bucket presents it:
+//     bucket (ForceNew), tags, a computed creation_date; its Terraform ID
+//     is the bucket name, known before the create. Bucket names are global
+//     in the cloud: a second create fails with "already exists".
 //
 // All import by ID. The provider's only setting is endpoint, which defaults
 // to the FAKECLOUD_ENDPOINT environment variable.
@@ -48,6 +52,7 @@ func New() *schema.Provider {
 			"fakecloud_record_set": resourceRecordSet(),
 			"fakecloud_network":    resourceNetwork(),
 			"fakecloud_record":     resourceRecord(),
+			"fakecloud_bucket":     resourceBucket(),
 		},
 		ConfigureContextFunc: configure,
 	}

@@ -57,6 +57,15 @@ func TestSchemaContract(t *testing.T) {
 				"rrdatas": {Type: schema.TypeList, Required: true},
 			},
 		},
+		"Bucket": {
+			reason: "fakecloud_bucket is S3-like: named by its bucket argument, which is its ID, so ForceNew; tags; a computed creation date.",
+			got:    summarize(p.ResourcesMap["fakecloud_bucket"]),
+			want: map[string]attr{
+				"bucket":        {Type: schema.TypeString, Required: true, ForceNew: true},
+				"tags":          {Type: schema.TypeMap, Optional: true},
+				"creation_date": {Type: schema.TypeString},
+			},
+		},
 		"Network": {
 			reason: "fakecloud_network must match the shared contract.",
 			got:    summarize(p.ResourcesMap["fakecloud_network"]),

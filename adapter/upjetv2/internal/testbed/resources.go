@@ -95,7 +95,15 @@ func NewNamespacedRecord(ns, name, zone string) *namespacedv1alpha1.Record {
 	return fixtures.NamespacedRecord(ns, name, zone)
 }
 
-// List factories of the six managed kinds, for List and WaitReady.
+// NewNamespacedBucket returns a Bucket MR called name in namespace ns,
+// using the ClusterProviderConfig. Bucket is the S3-like kind: its
+// external name (the MR's name) is the bucket's name, global in the
+// cloud, so two namespaces cannot both have a bucket of one name.
+func NewNamespacedBucket(ns, name string) *namespacedv1alpha1.Bucket {
+	return fixtures.NamespacedBucket(ns, name)
+}
+
+// List factories of the seven managed kinds, for List and WaitReady.
 func RecordSets() resource.ManagedList { return &clusterv1alpha1.RecordSetList{} }
 func Networks() resource.ManagedList   { return &clusterv1alpha1.NetworkList{} }
 func NamespacedRecordSets() resource.ManagedList {
@@ -104,6 +112,7 @@ func NamespacedRecordSets() resource.ManagedList {
 func NamespacedNetworks() resource.ManagedList  { return &namespacedv1alpha1.NetworkList{} }
 func NamespacedAddresses() resource.ManagedList { return &namespacedv1alpha1.AddressList{} }
 func NamespacedRecords() resource.ManagedList   { return &namespacedv1alpha1.RecordList{} }
+func NamespacedBuckets() resource.ManagedList   { return &namespacedv1alpha1.BucketList{} }
 
 // Create creates objs in the cluster (see fakecloudtest.Cluster.Create).
 func Create(t testing.TB, c *Cluster, objs ...client.Object) {

@@ -151,6 +151,13 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"ttl":     {Type: "number", Optional: true},
 			"rrdatas": {Type: "list of string", Required: true},
 		},
+		// The v2 line's S3-like Bucket; the v1 line configures no kind of it.
+		"fakecloud_bucket": {
+			"id":            {Type: "string", Optional: true, Computed: true},
+			"bucket":        {Type: "string", Required: true},
+			"tags":          {Type: "map of string", Optional: true},
+			"creation_date": {Type: "string", Computed: true},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ProviderSchemaJSON(): resource attributes: -want, +got:\n%s", diff)

@@ -64,12 +64,13 @@ func managedObjects() []client.Object {
 	return []client.Object{
 		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
 		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{}, &namespacedv1alpha1.Record{},
+		&namespacedv1alpha1.Bucket{},
 	}
 }
 
 // run builds the controller manager with the controllers of both scopes
-// (RecordSet, Network, the namespaced Address and Record, and the provider
-// config kinds of each) and runs it
+// (RecordSet, Network, the namespaced Address, Record and Bucket, and the
+// provider config kinds of each) and runs it
 // until ctx is done. A cancelled ctx is a clean shutdown, not an error.
 //
 // Unlike upjet v2's generated main.go it does not gate the controllers on
@@ -172,7 +173,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// intentjournal: open the journal (taking its lock) and add the
 	// recovery pass before the manager starts, with the finders derived
 	// from both scopes' upjet configuration: the Record's ID template, and
-	// the fake cloud's tag lister for the tagged kinds.
+	// the fake cloud's tag lister for the tagged kinds. The Bucket, named
+	// by its external name, needs neither: it is observed by name.
 	var ij *upjetv2.Adapter
 	if o.intents() {
 		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: config.RecordIDTemplate})

@@ -37,6 +37,11 @@ const (
 	// google_dns_record_set presents it, with no tags and a Terraform ID
 	// composed from zone, name and type (tfprovider.RecordID).
 	RecordResource = "fakecloud_record"
+	// BucketResource is the Terraform type behind the Bucket kind
+	// (namespaced only): the fake cloud's bucket as AWS's aws_s3_bucket
+	// presents an S3 bucket, named by its bucket argument, which is also
+	// its Terraform ID, and unique in the whole cloud.
+	BucketResource = "fakecloud_bucket"
 
 	// RecordIDTemplate is the Record's ID template, in upjet's syntax:
 	// what the recovery pass renders to find what an interrupted create
@@ -62,9 +67,11 @@ func GetProvider(opts ...Option) (*ujconfig.Provider, error) {
 // GetProviderNamespaced returns the upjet configuration of the namespaced
 // resources: GetProvider's, in RootGroupNamespaced; the Address kind,
 // whose resource is served by the terraform-plugin-framework provider
-// fwprovider and reconciled through upjet's framework connector; and the
+// fwprovider and reconciled through upjet's framework connector; the
 // Record kind, built like GCP's DNS record set (IdentifierFromProvider, no
-// tags, an ID composed from its spec).
+// tags, an ID composed from its spec); and the Bucket kind, configured as
+// provider-upjet-aws configures the S3 bucket
+// (ParameterAsIdentifier("bucket"): the external name is the ID).
 func GetProviderNamespaced(opts ...Option) (*ujconfig.Provider, error) {
 	return newProvider(tfprovider.New(), fwprovider.New(), RootGroupNamespaced, opts...)
 }
@@ -109,8 +116,8 @@ func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opt
 	want := []string{RecordSetResource, NetworkResource}
 	sdkKinds := []string{RecordSetResource, NetworkResource}
 	if rootGroup == RootGroupNamespaced {
-		sdkKinds = append(sdkKinds, RecordResource)
-		want = append(want, RecordResource)
+		sdkKinds = append(sdkKinds, RecordResource, BucketResource)
+		want = append(want, RecordResource, BucketResource)
 	}
 	popts := []ujconfig.ProviderOption{
 		ujconfig.WithRootGroup(rootGroup),
@@ -139,6 +146,7 @@ func newProvider(sdk *schema.Provider, fw fwprov.Provider, rootGroup string, opt
 		configureNetwork,
 		configureAddress,
 		configureRecord,
+		configureBucket,
 	} {
 		configure(pc)
 	}
@@ -201,6 +209,17 @@ func configureRecord(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
 		r.ShortGroup = ""
 		r.Kind = "Record"
+	})
+}
+
+// configureBucket names the bucket by its external name, as
+// provider-upjet-aws's s3 config does for aws_s3_bucket. It runs after the
+// default IdentifierFromProvider and replaces it.
+func configureBucket(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(BucketResource, func(r *ujconfig.Resource) {
+		r.ShortGroup = ""
+		r.Kind = "Bucket"
+		r.ExternalName = ujconfig.ParameterAsIdentifier("bucket")
 	})
 }
 

@@ -34,7 +34,7 @@ func TestGetProvider(t *testing.T) {
 
 // testProvider checks the resources of one scope's configuration; address
 // says whether the scope has the namespaced-only kinds, the
-// framework-served Address and the GCP-like Record.
+// framework-served Address, the GCP-like Record and the S3-like Bucket.
 func testProvider(t *testing.T, pc *ujconfig.Provider, address bool) {
 	type summary struct {
 		Kind               string
@@ -89,6 +89,13 @@ func testProvider(t *testing.T, pc *ujconfig.Provider, address bool) {
 		}{
 			reason: "Record should be an async no-fork SDK resource named by its Terraform ID, with no tagger: it has no tags.",
 			want:   summary{Kind: "Record", UseSDKClient: true, UseAsync: true, ExternalNameFromID: "x-1"},
+		}
+		cases[BucketResource] = struct {
+			reason string
+			want   summary
+		}{
+			reason: "Bucket should be an async no-fork SDK resource named by its external name (the name initializer runs), which is its Terraform ID, with the external tagger.",
+			want:   summary{Kind: "Bucket", UseSDKClient: true, UseAsync: true, NameInitializer: true, Initializers: 1, ExternalNameFromID: "x-1"},
 		}
 	}
 	if diff := cmp.Diff(len(cases), len(pc.Resources)); diff != "" {
@@ -191,6 +198,12 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"type":    {Type: "string", Required: true},
 			"ttl":     {Type: "number", Optional: true},
 			"rrdatas": {Type: "list of string", Required: true},
+		},
+		BucketResource: {
+			"id":            {Type: "string", Optional: true, Computed: true},
+			"bucket":        {Type: "string", Required: true},
+			"tags":          {Type: "map of string", Optional: true},
+			"creation_date": {Type: "string", Computed: true},
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -10,6 +10,7 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/address"
+	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/bucket"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/network"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/providerconfig"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/controller/namespaced/record"
@@ -31,6 +32,7 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adap
 	}
 	for _, setup := range []func(ctrl.Manager, tjcontroller.Options, *upjetv2.Adapter, bool) error{
 		address.SetupWithJournal,
+		bucket.SetupWithJournal,
 		network.SetupWithJournal,
 		record.SetupWithJournal,
 		recordset.SetupWithJournal,

@@ -12,14 +12,17 @@ import (
 var (
 	_ resource.Terraformed     = (*RecordSet)(nil)
 	_ resource.Terraformed     = (*Record)(nil)
+	_ resource.Terraformed     = (*Bucket)(nil)
 	_ resource.Terraformed     = (*Network)(nil)
 	_ resource.Terraformed     = (*Address)(nil)
 	_ xpresource.ModernManaged = (*RecordSet)(nil)
 	_ xpresource.ModernManaged = (*Record)(nil)
+	_ xpresource.ModernManaged = (*Bucket)(nil)
 	_ xpresource.ModernManaged = (*Network)(nil)
 	_ xpresource.ModernManaged = (*Address)(nil)
 	_ xpresource.ManagedList   = (*RecordSetList)(nil)
 	_ xpresource.ManagedList   = (*RecordList)(nil)
+	_ xpresource.ManagedList   = (*BucketList)(nil)
 	_ xpresource.ManagedList   = (*NetworkList)(nil)
 	_ xpresource.ManagedList   = (*AddressList)(nil)
 

@@ -1,6 +1,6 @@
 // Package v1alpha1 contains the namespaced (modern) API of provider-fakecloud
 // on the Crossplane v2 line, fakecloud.m.intentjournal.io/v1alpha1: the
-// namespaced RecordSet, Network, Address and Record managed resources, which implement
+// namespaced RecordSet, Network, Address, Record and Bucket managed resources, which implement
 // crossplane-runtime v2's resource.ModernManaged, the namespaced
 // ProviderConfig and the cluster-scoped ClusterProviderConfig they refer to
 // by a typed spec.providerConfigRef (kind and name), and the namespaced
