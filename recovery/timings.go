@@ -122,6 +122,16 @@ func (t *Timings) check() error {
 	return nil
 }
 
+// String gives the wall time, then each phase's time and count, e.g.
+// "wall 5.432s: discover 41ms, reads 230ms/5, lookups 8.12s/6, patches
+// 912ms/4, settles 77ms/5 (summed over workers)", so that a summary
+// printed with %+v shows them rather than a pointer.
+func (t Timings) String() string {
+	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
+	return fmt.Sprintf("wall %s: discover %s, reads %s/%d, lookups %s/%d, patches %s/%d, settles %s/%d (summed over workers)",
+		r(t.Wall), r(t.Discover), r(t.Reads), t.ReadCount, r(t.Lookups), t.LookupCount, r(t.Patches), t.PatchCount, r(t.Settles), t.SettleCount)
+}
+
 // fields are t as log fields, for the log line that ends a pass.
 func (t Timings) fields() []zap.Field {
 	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }

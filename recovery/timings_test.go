@@ -2,6 +2,8 @@ package recovery
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -126,6 +128,9 @@ func TestRunTimings(t *testing.T) {
 		if d <= 0 {
 			t.Errorf("%s took %s on a clock that steps at every reading; want it timed", name, d)
 		}
+	}
+	if got, want := fmt.Sprintf("%+v", rep.Summary), "Timings:wall "; !strings.Contains(got, want) {
+		t.Errorf("the summary printed with %%+v is %q, want its timings spelled out (%q)", got, want)
 	}
 	finished := logs.FilterMessage("recovery pass finished").All()
 	if len(finished) != 1 {
