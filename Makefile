@@ -45,8 +45,11 @@ tools:
 
 ## demo: the crash-and-recover demonstration. Builds what it needs, then runs the
 ## upjet provider unwrapped and with --journal, SIGKILLed with creates in flight
-## (DEMO_N RecordSets and Networks each, default 200), prints the side-by-side
-## table and writes orphans.json. DEMO_LINE picks the crossplane line: v2 (the
+## (DEMO_N RecordSets and Networks each, default 200), and with --journal never
+## killed (the baseline of the time to converge, against the cloud's restart
+## latency), prints the three rows side by side (the wrapped row's time as a
+## multiple of the no-kill run's) and writes orphans.json. DEMO_RUNS picks the
+## runs, e.g. DEMO_RUNS=wrapped,no-kill. DEMO_LINE picks the crossplane line: v2 (the
 ## default; namespaced MRs in two namespaces, the same names in both) or v1 (the
 ## legacy line, cluster-scoped). Times captured in docs/demo.md. DEMO_N=4000 is
 ## the size of the public report.

@@ -4,7 +4,9 @@
 # build of the CLI, root module), which starts a local control plane, the fake
 # cloud and the chosen crossplane line's provider-fakecloud, SIGKILLs the
 # provider with creates in flight, restarts it, and prints the unwrapped and
-# the wrapped (--journal) provider side by side. See docs/cli.md.
+# the wrapped (--journal) provider side by side, with a third row: the
+# wrapped provider never killed, the baseline of its time to converge. See
+# docs/cli.md.
 #
 # Usage:
 #   hack/demo.sh [intentjournal-dev demo flags...]
@@ -13,6 +15,7 @@
 #   DEMO_LINE           the crossplane line: v2 (default; namespaced managed
 #                       resources in two namespaces) or v1 (legacy, cluster-scoped)
 #   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
+#   DEMO_RUNS           the runs, comma-separated (default unwrapped,wrapped,no-kill)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
 #   KUBEBUILDER_ASSETS  kube-apiserver and etcd to use instead of the `make tools` cache
 #

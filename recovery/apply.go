@@ -188,16 +188,14 @@ func (r *Resolver) deleteOrphans(ctx context.Context, c *Candidate, d *Decision)
 // record that the outcome resolved.
 func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error {
 	j := r.o.Journal
-	if j == nil {
+	if j == nil || (!c.quarantined && !c.inJournal) {
 		return nil
 	}
+	defer r.clock.since(phaseSettle, r.o.Now())
 	if c.quarantined {
 		// The outcome is decided from the annotation: the quarantined
 		// record has nothing more to tell, and Begin may run again.
 		return j.Release(ctx, c.Intent.Resource.UID)
-	}
-	if !c.inJournal {
-		return nil
 	}
 	cur, err := j.Get(ctx, c.Intent.Resource.UID)
 	if err != nil {
@@ -227,6 +225,7 @@ func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error 
 // resourceVersion. On a conflict it reads the resource afresh and applies
 // the change again.
 func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[string]string)) error {
+	defer r.clock.since(phasePatch, r.o.Now())
 	obj := c.Object
 	for attempt := 0; ; attempt++ {
 		orig := obj.DeepCopy()

@@ -34,7 +34,8 @@ func (p *progress) done(o Outcome) {
 	}
 }
 
-func (p *progress) log(msg string) {
+// log logs the counts so far, the rate and an ETA, and extra.
+func (p *progress) log(msg string, extra ...zap.Field) {
 	p.mu.Lock()
 	counts := make(map[string]int, len(p.counts))
 	for k, v := range p.counts {
@@ -48,5 +49,5 @@ func (p *progress) log(msg string) {
 		eta := time.Duration(float64(elapsed) / float64(done) * float64(found-done))
 		fields = append(fields, zap.Duration("eta", eta.Round(time.Second)))
 	}
-	p.logger.Info(msg, fields...)
+	p.logger.Info(msg, append(fields, extra...)...)
 }

@@ -113,7 +113,8 @@ type Source struct {
 }
 
 // Summary counts the entries of a report by outcome. Total is the number of
-// entries; the outcome counts add up to it.
+// entries; the outcome counts add up to it. Timings, when set, say where
+// the pass spent its time.
 type Summary struct {
 	Total      int `json:"total"`
 	Cleared    int `json:"cleared"`
@@ -121,6 +122,16 @@ type Summary struct {
 	Conflict   int `json:"conflict"`
 	Orphan     int `json:"orphan"`
 	Unresolved int `json:"unresolved"`
+	// Timings are the pass's wall time and its time per phase; nil in a
+	// report that no pass made. Added in v1alpha1 as an optional field:
+	// readers of earlier reports see none.
+	Timings *Timings `json:"timings,omitempty"`
+}
+
+// counts returns s without its timings, for comparing counts.
+func (s Summary) counts() Summary {
+	s.Timings = nil
+	return s
 }
 
 // count adds one entry with outcome o. An unknown outcome counts towards
@@ -219,6 +230,14 @@ func (r *Report) Add(e Entry) {
 	defer r.mu.Unlock()
 	r.Entries = append(r.Entries, &e)
 	r.Summary.count(e.Outcome)
+}
+
+// SetTimings records where the pass spent its time in the summary. It is
+// safe for concurrent use.
+func (r *Report) SetTimings(t Timings) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.Summary.Timings = &t
 }
 
 // AddNote appends a note on a degraded condition of the pass to

@@ -43,9 +43,12 @@ func (r *Report) check() error {
 		}
 		want.count(e.Outcome)
 	}
-	if r.Summary != want {
+	if r.Summary.counts() != want {
 		return fmt.Errorf("%w: summary %+v does not match the %d entries, which count %+v",
-			ErrMalformedReport, r.Summary, len(r.Entries), want)
+			ErrMalformedReport, r.Summary.counts(), len(r.Entries), want)
+	}
+	if t := r.Summary.Timings; t != nil {
+		return t.check()
 	}
 	return nil
 }

@@ -40,6 +40,27 @@ func TestReportGolden(t *testing.T) {
 	}
 }
 
+// TestReportGoldenTimings pins the report of a pass, with its timings, in a
+// golden file of its own: the v1alpha1 golden above stays a report without
+// them, which every reader keeps decoding.
+func TestReportGoldenTimings(t *testing.T) {
+	got := encodeReport(t, goldenTimedReport())
+	want := golden.Read(t, reportTimingsGoldenFile, got)
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("Encode: the report with timings changed (-golden +got):\n%s", diff)
+	}
+	if err := ValidateReportJSON(want); err != nil {
+		t.Errorf("the golden report with timings does not match the schema: %v", err)
+	}
+	dec, err := DecodeReport(want)
+	if err != nil {
+		t.Fatalf("DecodeReport(golden with timings): %v", err)
+	}
+	if diff := cmp.Diff(goldenTimedReport(), dec, ignoreReportMutex); diff != "" {
+		t.Errorf("DecodeReport(golden with timings) (-want +got):\n%s", diff)
+	}
+}
+
 func TestReportRoundTrip(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -54,6 +75,7 @@ func TestReportRoundTrip(t *testing.T) {
 			r.Add(Entry{Resource: reportRef("Network", "n", "u"), Sources: []string{SourceAnnotation}, Outcome: OutcomeCleared, Reason: "NothingCreated"})
 			return r
 		}},
+		"Timings": {"a pass's timings, in whole milliseconds", goldenTimedReport},
 		"LocalTime": {"a non-UTC clock is kept in UTC", func() *Report {
 			return NewReport(Source{}, reportT0.In(time.FixedZone("CET", 3600)))
 		}},
@@ -80,6 +102,7 @@ func TestReportRoundTrip(t *testing.T) {
 
 func TestDecodeReportErrors(t *testing.T) {
 	good := string(encodeReport(t, goldenReport()))
+	timed := string(encodeReport(t, goldenTimedReport()))
 	cases := map[string]struct {
 		reason string
 		doc    string
@@ -102,11 +125,15 @@ func TestDecodeReportErrors(t *testing.T) {
 		"UnknownOutcome":      {"an outcome this build does not know", strings.Replace(good, `"outcome": "cleared"`, `"outcome": "deleted"`, 1), ErrMalformedReport},
 		"WrongType":           {"a field of the wrong type", strings.Replace(good, `"dryRun": false`, `"dryRun": "no"`, 1), ErrMalformedReport},
 		"NullEntry":           {"an entry that is null", `{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","generatedAt":"2026-11-22T02:31:07Z","source":{"owner":{},"dryRun":false},"summary":{"total":1,"cleared":1,"adopted":0,"conflict":0,"orphan":0,"unresolved":0},"entries":[null]}`, ErrMalformedReport},
+		"NegativeTiming":      {"a phase cannot take negative time", strings.Replace(timed, `"lookupsMs": 8120`, `"lookupsMs": -1`, 1), ErrMalformedReport},
+		"NegativeTimingCount": {"a phase cannot run a negative number of times", strings.Replace(timed, `"patches": 4`, `"patches": -4`, 1), ErrMalformedReport},
+		"TimingOverflow":      {"a time no time.Duration holds", strings.Replace(timed, `"wallMs": 5432`, `"wallMs": 9223372036854775807`, 1), ErrMalformedReport},
+		"TimingNotNumber":     {"times are numbers", strings.Replace(timed, `"wallMs": 5432`, `"wallMs": "5.4s"`, 1), ErrMalformedReport},
 		"BadTime":             {"a time that is not RFC 3339", strings.Replace(good, `"generatedAt": "2026-11-22T02:31:07Z"`, `"generatedAt": "now"`, 1), ErrMalformedReport},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if tc.doc == good {
+			if tc.doc == good || tc.doc == timed {
 				t.Fatalf("%s: the edit did not apply; the golden report changed shape", name)
 			}
 			r, err := DecodeReport([]byte(tc.doc))
@@ -175,6 +202,11 @@ func TestReportEncodeRefusesWhatDecodeRefuses(t *testing.T) {
 			r.Entries = r.Entries[1:]
 			return r
 		}, ErrMalformedReport},
+		"NegativeTiming": {"a clock that stepped back, summed by hand", func() *Report {
+			r := goldenTimedReport()
+			r.Summary.Timings.Settles = -time.Millisecond
+			return r
+		}, ErrMalformedReport},
 		"NoIdentity": {"a report not made by NewReport", func() *Report { return &Report{} }, ErrUnsupportedReport},
 		"Nil":        {"a nil report", func() *Report { return nil }, ErrMalformedReport},
 	}
@@ -202,6 +234,12 @@ func FuzzDecodeReport(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(good)
+	timed, err := os.ReadFile(filepath.Join("testdata", reportTimingsGoldenFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(timed)
+	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{"timings":{"wallMs":-9223372036854775808,"lookups":1e3}},"entries":[]}`))
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{},"entries":[]}`))
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{"total":1,"conflict":1},"entries":[{"outcome":"conflict","found":[{"id":"x","createdAt":"2026-01-01T00:00:00+01:00"}]}]}`))
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v2","kind":"OrphanReport"}`))

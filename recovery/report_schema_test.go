@@ -56,6 +56,22 @@ func TestValidateReportJSON(t *testing.T) {
 		"SummaryNegative":   {"counts are not negative", func(d map[string]any) { d["summary"].(map[string]any)["orphan"] = -1 }, false},
 		"SummaryFraction":   {"counts are whole", func(d map[string]any) { d["summary"].(map[string]any)["orphan"] = 1.5 }, false},
 		"SummaryMissing":    {"every count is required", func(d map[string]any) { delete(d["summary"].(map[string]any), "unresolved") }, false},
+		"Timings":           {"a pass's timings are optional, and valid", func(d map[string]any) { d["summary"].(map[string]any)["timings"] = timingsDoc() }, true},
+		"TimingsNegative": {"times are not negative", func(d map[string]any) {
+			tm := timingsDoc()
+			tm["settlesMs"] = -3
+			d["summary"].(map[string]any)["timings"] = tm
+		}, false},
+		"TimingsFraction": {"times are whole milliseconds", func(d map[string]any) {
+			tm := timingsDoc()
+			tm["wallMs"] = 5.5
+			d["summary"].(map[string]any)["timings"] = tm
+		}, false},
+		"TimingsMissing": {"timings, when present, carry every phase", func(d map[string]any) {
+			tm := timingsDoc()
+			delete(tm, "lookupsMs")
+			d["summary"].(map[string]any)["timings"] = tm
+		}, false},
 		"DryRunString":      {"dryRun is a boolean", func(d map[string]any) { d["source"].(map[string]any)["dryRun"] = "false" }, false},
 		"NoOwner":           {"the owner is required", func(d map[string]any) { delete(d["source"].(map[string]any), "owner") }, false},
 		"BadGeneratedAt":    {"generatedAt is an RFC 3339 date-time", func(d map[string]any) { d["generatedAt"] = "22/11/2026 02:31" }, false},
@@ -88,4 +104,10 @@ func TestValidateReportJSON(t *testing.T) {
 			t.Errorf("%s: ValidateReportJSON(%q) = %v, want errors.Is ErrMalformedReport", name, b, err)
 		}
 	}
+}
+
+// timingsDoc is the JSON form of a pass's timings.
+func timingsDoc() map[string]any {
+	return map[string]any{"wallMs": 5432, "discoverMs": 41, "readsMs": 230, "reads": 5, "lookupsMs": 8120, "lookups": 6,
+		"patchesMs": 912, "patches": 4, "settlesMs": 77, "settles": 5}
 }

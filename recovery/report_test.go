@@ -22,6 +22,9 @@ import (
 // reportGoldenFile is the v1alpha1 report every reader must keep decoding.
 const reportGoldenFile = "report-v1alpha1.golden.json"
 
+// reportTimingsGoldenFile is a report of a pass, with its timings.
+const reportTimingsGoldenFile = "report-v1alpha1-timings.golden.json"
+
 // reportT0 is the fixed instant the golden report was generated at.
 var reportT0 = time.Date(2026, 11, 22, 2, 31, 7, 0, time.UTC)
 
@@ -155,6 +158,20 @@ func goldenReport() *Report {
 		r.Add(e)
 	}
 	r.Sort()
+	return r
+}
+
+// goldenTimedReport is the golden report as a pass makes it, with where the
+// pass spent its time: 16 workers' lookups sum to more than the wall time.
+func goldenTimedReport() *Report {
+	r := goldenReport()
+	r.SetTimings(Timings{
+		Wall: 5432 * time.Millisecond, Discover: 41 * time.Millisecond,
+		Reads: 230 * time.Millisecond, ReadCount: 5,
+		Lookups: 8120 * time.Millisecond, LookupCount: 6,
+		Patches: 912 * time.Millisecond, PatchCount: 4,
+		Settles: 77 * time.Millisecond, SettleCount: 5,
+	})
 	return r
 }
 

@@ -59,6 +59,8 @@ type Resolver struct {
 	log     *zap.Logger
 	limiter *rate.Limiter
 	strings sync.Map // interned apiVersion and kind strings for report entries
+	// clock sums the time spent per phase; Run reports a pass's share.
+	clock *stopwatch
 }
 
 // intern returns one shared copy of s: a pass keeps an entry per intent,
@@ -108,12 +110,16 @@ func NewResolver(o Options) (*Resolver, error) {
 		o.Source.Journal = o.Journal.Path()
 	}
 	o.Source.DryRun = p.DryRun
-	return &Resolver{o: o, log: o.Logger.Named("recovery"), limiter: lim}, nil
+	return &Resolver{o: o, log: o.Logger.Named("recovery"), limiter: lim, clock: &stopwatch{now: o.Now}}, nil
 }
 
 // Run resolves every unsettled create intent once. See the package Run.
+// The report's summary carries the pass's Timings: what this Resolver's
+// phases spent from the start of the pass to its end (a Resolve called on
+// the same Resolver meanwhile, outside the pass, would count too).
 func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 	start := r.o.Now()
+	before := r.clock.snapshot(0)
 	rep := NewReport(r.o.Source, start)
 	prog := newProgress(r.log, r.o.Policy.ProgressEvery)
 	r.log.Info("recovery pass starting",
@@ -150,6 +156,9 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 
 	seen := map[types.UID]struct{}{}
 	quarantined := map[types.UID]struct{}{}
+	// waited is the time discovery spent waiting for a free worker: it is
+	// the workers' time, not discovery's.
+	var waited time.Duration
 	emit := func(c *Candidate) bool {
 		uid := types.UID(c.Intent.Resource.UID)
 		seen[uid] = struct{}{}
@@ -160,14 +169,23 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 		select {
 		case work <- c:
 			return true
+		default:
+		}
+		t := r.o.Now()
+		defer func() { waited += r.o.Now().Sub(t) }()
+		select {
+		case work <- c:
+			return true
 		case <-ctx.Done():
 			return false
 		}
 	}
+	discoverStart := r.o.Now()
 	err := r.discoverJournal(ctx, rep, seen, quarantined, emit)
 	if err == nil {
 		err = r.discoverAnnotations(ctx, seen, quarantined, emit)
 	}
+	r.clock.add(phaseDiscover, r.o.Now().Sub(discoverStart)-waited)
 	if err == nil && r.o.Gate != nil {
 		r.o.Gate.MarkScanned()
 	}
@@ -176,7 +194,9 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 	tick.Stop()
 	close(stopTick)
 	rep.Sort()
-	prog.log("recovery pass finished")
+	timings := r.clock.snapshot(r.o.Now().Sub(start)).minus(before)
+	rep.SetTimings(timings)
+	prog.log("recovery pass finished", timings.fields()...)
 	if err != nil {
 		return rep, fmt.Errorf("recovery: %w", err)
 	}
@@ -189,7 +209,9 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 // orphaned duplicate. The create path calls it for a single resource.
 func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 	if c.Object == nil && c.inJournal {
+		t := r.o.Now()
 		obj, err := r.read(ctx, c)
+		r.clock.since(phaseRead, t)
 		switch {
 		case meta.IsNoMatchError(err):
 			return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: ReasonCRDMissing,
@@ -209,7 +231,9 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 			Message: fmt.Sprintf("no Finder is configured for %s", c.GVK.GroupKind()),
 			Action:  "configure a finder for this kind, then rerun: intentjournal recover"})
 	}
+	t := r.o.Now()
 	found, err := r.lookup(ctx, finder, c)
+	r.clock.since(phaseLookup, t)
 	return r.finish(ctx, c, Decide(c, found, err, r.o.Policy.rules(c.GVK.GroupKind())))
 }
 

@@ -133,6 +133,9 @@ func newCrashed(t *testing.T) *crashed {
 	c.norm.pattern(`https?://127\.0\.0\.1:[0-9]+`, "https://127.0.0.1:PORT")
 	c.norm.pattern(`"createdAt": "[^"]+"`, `"createdAt": "CREATED-AT"`)
 	c.norm.pattern(`createdAt: "?[0-9][^"\n]*"?`, `createdAt: CREATED-AT`)
+	// The pass's timings (summary.timings) vary from run to run.
+	c.norm.pattern(`"(\w+Ms)": [0-9]+`, `"$1": MS`)
+	c.norm.pattern(`(?m)^(\s+\w+Ms): [0-9]+$`, `$1: MS`)
 	return c
 }
 

@@ -94,8 +94,12 @@ type run struct {
 func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, err error) {
 	res = Result{Line: o.Line.Name, Mode: m, PerKind: o.PerKind, CreateLatency: o.CreateLatency, RestartLatency: o.RestartLatency,
 		ConvergeTimeout: o.ConvergeTimeout, Available: true}
+	if !m.Kills() {
+		// The no-kill run's cloud is at RestartLatency throughout.
+		res.CreateLatency = o.RestartLatency
+	}
 	log := o.Log.With(zap.String("line", string(o.Line.Name)), zap.String("run", string(m)))
-	if m == ModeWrapped {
+	if m.Wrapped() {
 		ok, err := SupportsJournal(ctx, o.Binaries.Provider)
 		if err != nil {
 			return res, err
@@ -135,6 +139,13 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 	if err := r.launch(ctx); err != nil {
 		return res, err
 	}
+	if !m.Kills() {
+		if err := r.measure(ctx, &res, fakecloud.Stats{}, time.Now()); err != nil {
+			return res, err
+		}
+		r.logFinished(res)
+		return res, nil
+	}
 	atKill, err := r.crash(ctx, &res)
 	if err != nil {
 		return res, err
@@ -146,11 +157,15 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 	if err := r.measure(ctx, &res, atKill, restart); err != nil {
 		return res, err
 	}
-	log.Info("Run finished",
+	r.logFinished(res)
+	return res, nil
+}
+
+func (r *run) logFinished(res Result) {
+	r.log.Info("Run finished",
 		zap.Bool("converged", res.Converged), zap.Duration("converge-time", res.ConvergeTime.Round(time.Second)),
 		zap.Int64("conflicts", res.Conflicts), zap.Int("stuck", res.Stuck), zap.Int("duplicates", res.Duplicates),
 		zap.Int("orphans-present", len(res.OrphansPresent)), zap.Int("orphans-reported", len(res.OrphansReported)))
-	return res, nil
 }
 
 // launch starts the control plane, the fake cloud and the provider, and
@@ -161,7 +176,7 @@ func (r *run) launch(ctx context.Context) (err error) {
 	if r.cluster, err = startCluster(o.AssetsDir, r.crdFS, r.dir); err != nil {
 		return err
 	}
-	log.Info("Starting the fake cloud", zap.Duration("create-latency", o.CreateLatency))
+	log.Info("Starting the fake cloud", zap.Duration("create-latency", r.cloudLatency()))
 	if err := r.startCloud(ctx); err != nil {
 		return err
 	}
@@ -218,10 +233,16 @@ func (r *run) restart(ctx context.Context) (time.Time, error) {
 
 // measure waits for convergence after restart and records in res what the
 // crash left: 409s since the kill, MR states, duplicates, orphans present
-// and, for the wrapped provider, the orphans its recovery report names.
+// and, for the wrapped provider, the orphans its recovery report names. The
+// no-kill run measures from the provider's start, with zero Stats at the
+// "kill".
 func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, restart time.Time) error {
 	o, log := r.o, r.log
-	log.Info("Restarted the provider; waiting for convergence", zap.Duration("timeout", o.ConvergeTimeout))
+	if r.mode.Kills() {
+		log.Info("Restarted the provider; waiting for convergence", zap.Duration("timeout", o.ConvergeTimeout))
+	} else {
+		log.Info("Started the provider, not to be killed; waiting for convergence", zap.Duration("timeout", o.ConvergeTimeout))
+	}
 	conv, err := r.waitConverged(ctx, atKill, restart)
 	if err != nil {
 		return err
@@ -243,7 +264,7 @@ func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, 
 	res.Unbound = unbound(mrs, final)
 	res.OrphansPresent = ids(res.Unbound)
 	res.ReportSource = "none"
-	if r.mode != ModeWrapped {
+	if !r.mode.Wrapped() {
 		return nil
 	}
 	// Stop the provider first, so that the report is its last word.
@@ -282,6 +303,16 @@ func (r *run) cleanup() error {
 	return errors.Join(errs...)
 }
 
+// cloudLatency is the fake cloud's create latency at its start:
+// CreateLatency until the kill, or RestartLatency throughout a run with no
+// kill (see ModeNoKill).
+func (r *run) cloudLatency() time.Duration {
+	if !r.mode.Kills() {
+		return r.o.RestartLatency
+	}
+	return r.o.CreateLatency
+}
+
 func (r *run) reportPath() string { return filepath.Join(r.dir, "recovery-report.json") }
 
 func (r *run) providerArgs() []string {
@@ -293,7 +324,7 @@ func (r *run) providerArgs() []string {
 		fmt.Sprintf("--kube-api-burst=%d", int(2*r.o.KubeAPIQPS)),
 	}
 	args = append(args, r.o.ProviderArgs...)
-	if r.mode == ModeWrapped {
+	if r.mode.Wrapped() {
 		args = append(args,
 			"--journal", filepath.Join(r.dir, "intents.db"),
 			"--replica", "demo-0",
@@ -305,7 +336,7 @@ func (r *run) providerArgs() []string {
 // startCloud starts the fake cloud and waits until it serves.
 func (r *run) startCloud(ctx context.Context) error {
 	ready := filepath.Join(r.dir, "fakecloud.ready")
-	faults := fmt.Sprintf(`{"latency":{"create":%q}}`, r.o.CreateLatency)
+	faults := fmt.Sprintf(`{"latency":{"create":%q}}`, r.cloudLatency())
 	r.cloud = newProcess(r.log, r.dir, "fakecloud", r.o.Binaries.FakeCloud,
 		"--state", filepath.Join(r.dir, "fakecloud.json"), "--ready-file", ready, "--addr", "127.0.0.1:0", "--faults", faults)
 	if err := r.cloud.start(); err != nil {
@@ -384,14 +415,15 @@ func (r *run) waitDispatched(ctx context.Context) (int, error) {
 }
 
 // waitConverged waits until every MR is Ready or paused, or until
-// ConvergeTimeout after restart. It reports whether they converged.
+// ConvergeTimeout after restart (the no-kill run: the provider's start). It
+// reports whether they converged.
 func (r *run) waitConverged(ctx context.Context, atKill fakecloud.Stats, restart time.Time) (bool, error) {
 	total := 2 * r.o.PerKind
 	lastLog := time.Now()
 	converged := false
 	err := poll(ctx, 0, r.pollInterval(), func() (bool, error) {
 		if exited, err := r.provider.exited(); exited {
-			return false, fmt.Errorf("the restarted provider exited (%v); the end of its log is logged above", err)
+			return false, fmt.Errorf("the provider exited after its (re)start (%v); the end of its log is logged above", err)
 		}
 		mrs, err := r.listMRs(ctx)
 		if err != nil {

@@ -1,7 +1,9 @@
 // Package demo runs intentjournal's crash-and-recover demonstration outside
 // `go test`: a real kube-apiserver (envtest), the fake cloud process and
 // provider-fakecloud, once unwrapped and once with the intent journal
-// (--journal), each on a fresh control plane and a fresh fake cloud.
+// (--journal), each SIGKILLed with creates in flight, and once more wrapped
+// and never killed, as the baseline of the time to converge; each run on a
+// fresh control plane and a fresh fake cloud.
 //
 // The demo is line-independent and crossplane-free: it runs either
 // crossplane line's provider-fakecloud binary as a child process and drives
@@ -27,6 +29,13 @@
 //     report) against orphans present (cloud objects that no managed
 //     resource's crossplane.io/external-name names), and the time to
 //     converge.
+//
+// The no-kill run (ModeNoKill) skips steps 2 and 3: its fake cloud holds
+// each create for Options.RestartLatency from the start, the latency the
+// restarted provider faces, and its time to converge runs from the
+// provider's start to every managed resource Ready. The wrapped run's time
+// to converge after the kill, as a multiple of it (Result.Ratio), is what
+// issue #18's goal bounds.
 //
 // Every process a run starts is stopped, and its temporary directory
 // removed unless Options.Keep is set, when the run ends: normally, on error

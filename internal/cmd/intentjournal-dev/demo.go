@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,7 +30,8 @@ type demoOptions struct {
 	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer."`
 	MaxReconcileRate int           `name:"max-reconcile-rate" default:"100" help:"The provider's --max-reconcile-rate."`
 	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
-	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in both runs, e.g. --provider-arg=--poll=1m; repeatable."`
+	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in every run, e.g. --provider-arg=--poll=1m; repeatable."`
+	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge) (env DEMO_RUNS)."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
 	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
 	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider-fakecloud binary (default: provider-fakecloud-LINE beside intentjournal-dev)."`
@@ -39,9 +41,6 @@ type demoOptions struct {
 	Keep             bool          `name:"keep" help:"Keep the runs' directories: process logs, fake cloud state, journal, recovery report."`
 
 	log *zap.Logger
-	// modes, when set, replaces the default unwrapped-then-wrapped runs;
-	// for tests.
-	modes []demo.Mode
 }
 
 // Run runs `demo`.
@@ -52,16 +51,19 @@ func (o *demoOptions) Run(e *cli.Env) error {
 
 // Help is the detailed help of `demo`.
 func (o *demoOptions) Help() string {
-	return "Runs the crash-and-recover demonstration twice, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
+	return "Runs the crash-and-recover demonstration three times, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
 		"creates RecordSets and Networks, SIGKILLs provider-fakecloud while their creates are in flight, restarts it and measures " +
 		"409s, stuck managed resources, duplicate cloud objects, orphans reported against orphans present and the time to converge. " +
 		"The first run uses the provider as upjet generates it, the second the provider with --journal. " +
+		"The third, no-kill, runs the provider with --journal and never kills it, against a cloud at --restart-latency from the start: " +
+		"its time from the provider's start to every resource Ready is the baseline, and the wrapped row shows its time after the kill as a multiple of it. " +
+		"--runs picks the runs. " +
 		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. `make demo` builds what it needs and runs this.\n\n" +
-		"Exit codes: 0 the wrapped run left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error."
+		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error."
 }
 
-// errDemoFailed means the wrapped run did not meet the demo's invariants.
-var errDemoFailed = errors.New("the wrapped run did not meet the invariants (0 duplicates, 0 stuck, orphans reported == present)")
+// errDemoFailed means a wrapped run did not meet the demo's invariants.
+var errDemoFailed = errors.New("a wrapped run did not meet the invariants (0 duplicates, 0 stuck, orphans reported == present)")
 
 // runDemo runs the demonstration, prints the table to out and writes the
 // orphan report.
@@ -95,6 +97,10 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	if o.PerKind < 1 {
 		return nil, cli.UsageError("--per-kind must be at least 1, got %d", o.PerKind)
 	}
+	modes, err := demoModes(o.Runs)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	results, err := demo.Run(ctx, demo.Options{
 		Line:             line,
@@ -111,7 +117,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 		Parallel:         o.Parallel,
 		WorkDir:          o.WorkDir,
 		Keep:             o.Keep,
-		Modes:            o.modes,
+		Modes:            modes,
 		Log:              o.log,
 	})
 	if err != nil {
@@ -121,36 +127,63 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	return results, nil
 }
 
-// finishDemo prints the table of results to out, writes the wrapped run's
-// orphan report, and returns errDemoFailed when the wrapped run did not
-// meet the invariants.
-func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
-	var wrapped *demo.Result
-	for i := range results {
-		if results[i].Mode == demo.ModeWrapped {
-			wrapped = &results[i]
-		}
+// demoModes parses --runs: at least one run, none twice.
+func demoModes(runs []string) ([]demo.Mode, error) {
+	if len(runs) == 0 {
+		return nil, cli.UsageError("--runs: name at least one of unwrapped, wrapped, no-kill")
 	}
+	var modes []demo.Mode
+	for _, s := range runs {
+		m, err := demo.ParseMode(strings.TrimSpace(s))
+		if err != nil {
+			return nil, cli.UsageError("--runs: %w", err)
+		}
+		if slices.Contains(modes, m) {
+			return nil, cli.UsageError("--runs: %s twice", m)
+		}
+		modes = append(modes, m)
+	}
+	return modes, nil
+}
+
+// finishDemo prints the table of results to out, writes the wrapped run's
+// orphan report, and returns errDemoFailed when a wrapped run (after the
+// kill or with none) did not meet the invariants.
+func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
+	wrapped, noKill := byMode(results, demo.ModeWrapped), byMode(results, demo.ModeNoKill)
 	if err := writeDemoTable(out, results); err != nil {
 		return err
 	}
-	switch {
-	case wrapped == nil:
-		return nil // a test ran the unwrapped provider alone
-	case !wrapped.Available:
-		return errors.New("the wrapped provider is unavailable: provider-fakecloud has no --journal flag")
+	for _, r := range []*demo.Result{wrapped, noKill} {
+		if r != nil && !r.Available {
+			return errors.New("the wrapped provider is unavailable: provider-fakecloud has no --journal flag")
+		}
 	}
-	rep := wrapped.Report
-	if rep == nil {
-		rep = demo.ComputedReport(*wrapped, time.Now())
-		fmt.Fprintf(out, "\nThe wrapped provider wrote no recovery report; %s was computed from the fake cloud and the managed resources.\n", o.Orphans)
+	if wrapped != nil {
+		rep := wrapped.Report
+		if rep == nil {
+			rep = demo.ComputedReport(*wrapped, time.Now())
+			fmt.Fprintf(out, "\nThe wrapped provider wrote no recovery report; %s was computed from the fake cloud and the managed resources.\n", o.Orphans)
+		}
+		if err := recovery.WriteReportFile(o.Orphans, rep); err != nil {
+			return fmt.Errorf("cannot write the orphan report: %w", err)
+		}
+		fmt.Fprintf(out, "\nOrphan report of the wrapped run: %s\n", o.Orphans)
 	}
-	if err := recovery.WriteReportFile(o.Orphans, rep); err != nil {
-		return fmt.Errorf("cannot write the orphan report: %w", err)
+	for _, r := range []*demo.Result{wrapped, noKill} {
+		if r != nil && !r.MeetsInvariants() {
+			return errDemoFailed
+		}
 	}
-	fmt.Fprintf(out, "\nOrphan report of the wrapped run: %s\n", o.Orphans)
-	if !wrapped.MeetsInvariants() {
-		return errDemoFailed
+	return nil
+}
+
+// byMode returns the result of the run of mode m, or nil.
+func byMode(results []demo.Result, m demo.Mode) *demo.Result {
+	for i := range results {
+		if results[i].Mode == m {
+			return &results[i]
+		}
 	}
 	return nil
 }
@@ -181,19 +214,16 @@ func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
 	return b, nil
 }
 
-// writeDemoTable prints the runs side by side, one row each.
+// writeDemoTable prints the runs side by side, one row each. The runs
+// with a kill time their convergence from the restart, the no-kill run from
+// the provider's start; the wrapped row shows its time as a multiple of the
+// no-kill run's.
 func writeDemoTable(out io.Writer, results []demo.Result) error {
-	if len(results) > 0 {
-		r := results[0]
-		fmt.Fprintf(out, "crash-and-recover, %s: %d RecordSets + %d Networks per run; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once\n\n",
-			lineSummary(r.Line), r.PerKind, r.PerKind, r.CreateLatency, r.RestartLatency)
-	}
-	t := tabular.New(out, "RUN", "MRS", "IN FLIGHT AT KILL", "409S AFTER RESTART", "MRS STUCK", "DUPLICATE CLOUD OBJECTS", "ORPHANS REPORTED/PRESENT", "TIME TO CONVERGE")
+	fmt.Fprint(out, demoHeading(results))
+	noKill := byMode(results, demo.ModeNoKill)
+	t := tabular.New(out, "RUN", "MRS", "IN FLIGHT AT KILL", "409S AFTER (RE)START", "MRS STUCK", "DUPLICATE CLOUD OBJECTS", "ORPHANS REPORTED/PRESENT", "TIME TO CONVERGE")
 	for _, r := range results {
-		name := string(r.Mode)
-		if r.Mode == demo.ModeWrapped {
-			name += " (--journal)"
-		}
+		name := runName(r.Mode)
 		if !r.Available {
 			t.Row(name, "", "", "", "", "", "", "unavailable: the provider has no --journal flag")
 			continue
@@ -202,9 +232,16 @@ func writeDemoTable(out io.Writer, results []demo.Result) error {
 		if !r.Converged {
 			converge = "never (gave up after " + tabular.Age(r.ConvergeTimeout) + ")"
 		}
+		if ratio, ok := r.Ratio(derefOr(noKill)); ok && r.Mode == demo.ModeWrapped {
+			converge += fmt.Sprintf(" (%.1fx no kill)", ratio)
+		}
+		inFlight := strconv.Itoa(r.InFlight)
+		if !r.Mode.Kills() {
+			inFlight = "-"
+		}
 		t.Row(name,
 			strconv.Itoa(r.Total()),
-			strconv.Itoa(r.InFlight),
+			inFlight,
 			strconv.FormatInt(r.Conflicts, 10),
 			stuck(r),
 			strconv.Itoa(r.Duplicates),
@@ -212,6 +249,48 @@ func writeDemoTable(out io.Writer, results []demo.Result) error {
 			converge)
 	}
 	return t.Flush()
+}
+
+// runName is a run's name in the table.
+func runName(m demo.Mode) string {
+	switch m {
+	case demo.ModeWrapped:
+		return "wrapped (--journal)"
+	case demo.ModeNoKill:
+		return "wrapped, no kill"
+	}
+	return string(m)
+}
+
+// derefOr returns *r, or the zero Result when r is nil.
+func derefOr(r *demo.Result) demo.Result {
+	if r == nil {
+		return demo.Result{}
+	}
+	return *r
+}
+
+// demoHeading is the line above the table: the line, the size, and the
+// fake cloud's create latencies of the runs with a kill and of the one
+// without.
+func demoHeading(results []demo.Result) string {
+	if len(results) == 0 {
+		return ""
+	}
+	r := results[0]
+	if k := slices.IndexFunc(results, func(r demo.Result) bool { return r.Mode.Kills() }); k >= 0 {
+		r = results[k]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "crash-and-recover, %s: %d RecordSets + %d Networks per run", lineSummary(r.Line), r.PerKind, r.PerKind)
+	if r.Mode.Kills() {
+		fmt.Fprintf(&b, "; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once", r.CreateLatency, r.RestartLatency)
+	}
+	if n := byMode(results, demo.ModeNoKill); n != nil {
+		fmt.Fprintf(&b, "; no kill: create latency %s throughout, converge timed from the provider's start", n.RestartLatency)
+	}
+	b.WriteString("\n\n")
+	return b.String()
 }
 
 // stuck renders the stuck MRs, and the paused ones when there are any:

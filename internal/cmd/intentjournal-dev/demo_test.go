@@ -32,22 +32,24 @@ var (
 // TestDemo runs `intentjournal-dev demo` end to end with a few resources
 // against the real binaries, per crossplane line: envtest, the fake cloud
 // and the line's provider-fakecloud, built here from the line's module. On
-// v2 (namespaced, the same names in two namespaces) the unwrapped provider
-// must show the bug and the wrapped one must meet the invariants; on the
-// legacy v1 line the wrapped run alone keeps the test short. The exit code
-// and orphans.json follow from them.
+// v2 (namespaced, the same names in two namespaces) the default three runs:
+// the unwrapped provider must show the bug, the wrapped one must meet the
+// invariants, and the wrapped one never killed must converge cleanly as
+// the baseline. On the legacy v1 line the wrapped run alone keeps the test
+// short. The exit code and orphans.json follow from them. No assertion is
+// on time: the ratio to the no-kill run is a figure for docs, not a test.
 func TestDemo(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		line   demo.LineName
-		modes  []demo.Mode
+		runs   []string
 	}{
-		"v2": {reason: "The default line: both runs, side by side.", line: demo.LineV2},
-		"v1": {reason: "The legacy line, wrapped only.", line: demo.LineV1, modes: []demo.Mode{demo.ModeWrapped}},
+		"v2": {reason: "The default line: the three runs, side by side.", line: demo.LineV2, runs: []string{"unwrapped", "wrapped", "no-kill"}},
+		"v1": {reason: "The legacy line, wrapped only.", line: demo.LineV1, runs: []string{"wrapped"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			testDemo(t, tc.line, tc.modes)
+			testDemo(t, tc.line, tc.runs)
 		})
 	}
 }
@@ -55,7 +57,7 @@ func TestDemo(t *testing.T) {
 // repoRoot is the repository root, seen from this package's directory.
 const repoRoot = "../../.."
 
-func testDemo(t *testing.T, name demo.LineName, modes []demo.Mode) {
+func testDemo(t *testing.T, name demo.LineName, runs []string) {
 	line, err := demo.LineFor(name)
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +78,7 @@ func testDemo(t *testing.T, name demo.LineName, modes []demo.Mode) {
 		Orphans:          orphans,
 		WorkDir:          t.TempDir(),
 		log:              zaptest.NewLogger(t),
-		modes:            modes,
+		Runs:             runs,
 	}
 	if line.EmbeddedCRDs == nil {
 		o.CRDs = filepath.Join(repoRoot, line.CRDDir)
@@ -98,12 +100,8 @@ func testDemo(t *testing.T, name demo.LineName, modes []demo.Mode) {
 	for _, r := range results {
 		byMode[r.Mode] = r
 	}
-	wantRuns := len(modes)
-	if wantRuns == 0 {
-		wantRuns = 2 // unwrapped, then wrapped
-	}
-	if len(results) != wantRuns {
-		t.Fatalf("demoRuns() returned %d results, want %d", len(results), wantRuns)
+	if len(results) != len(runs) {
+		t.Fatalf("demoRuns() returned %d results, want %d", len(results), len(runs))
 	}
 
 	if unwrapped, ok := byMode[demo.ModeUnwrapped]; ok {
@@ -142,6 +140,33 @@ func testDemo(t *testing.T, name demo.LineName, modes []demo.Mode) {
 		}
 	})
 
+	if noKill, ok := byMode[demo.ModeNoKill]; ok {
+		t.Run("NoKillConvergesCleanly", func(t *testing.T) {
+			cases := map[string]struct {
+				reason    string
+				got, want any
+			}{
+				"Available":  {reason: "The baseline runs the provider with --journal.", got: noKill.Available, want: true},
+				"InFlight":   {reason: "Nothing is killed, so nothing is in flight at a kill.", got: noKill.InFlight, want: 0},
+				"Conflicts":  {reason: "Without a kill no create runs twice: no 409.", got: noKill.Conflicts, want: int64(0)},
+				"Duplicates": {reason: "No cloud object may be created twice.", got: noKill.Duplicates, want: 0},
+				"Stuck":      {reason: "Every MR must be Ready.", got: noKill.Stuck, want: 0},
+				"Converged":  {reason: "The baseline must converge, or the ratio means nothing.", got: noKill.Converged, want: true},
+				"Latency":    {reason: "The baseline's cloud is at the restart latency throughout.", got: noKill.CreateLatency, want: noKill.RestartLatency},
+				"Report":     {reason: "The wrapped provider's recovery pass runs, and finds nothing.", got: noKill.ReportSource, want: "recovery report"},
+				"Orphans":    {reason: "Nothing unbound, nothing reported.", got: len(noKill.OrphansPresent) + len(noKill.OrphansReported), want: 0},
+			}
+			for name, tc := range cases {
+				if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+					t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+				}
+			}
+			if wrapped.Converged && !strings.Contains(out.String(), "x no kill)") {
+				t.Errorf("the table does not show the wrapped run's time as a multiple of the no-kill run's:\n%s", out.String())
+			}
+		})
+	}
+
 	t.Run("ExitCodeAndReport", func(t *testing.T) {
 		if code := cli.ExitCode(err); code != cli.ExitOK {
 			t.Errorf("finishDemo() exit code %d (%v), want %d", code, err, cli.ExitOK)
@@ -170,14 +195,28 @@ func TestDemoTable(t *testing.T) {
 			Dispatched: 370, InFlight: 361, Ready: 398, Paused: 2, ReportSource: "recovery report",
 			Converged: true, ConvergeTime: 14*time.Second + 300*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
 		},
+		{
+			Line: demo.LineV2, Mode: demo.ModeNoKill, Available: true, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second,
+			Ready: 400, ReportSource: "recovery report",
+			Converged: true, ConvergeTime: 11 * time.Second, ConvergeTimeout: 3 * time.Minute,
+		},
 	}
 	cases := map[string]struct {
 		reason  string
 		results []demo.Result
 	}{
 		"demo-table.txt": {
-			reason:  "Both runs side by side; the unwrapped one never converged.",
+			reason:  "The three runs side by side; the unwrapped one never converged; the wrapped one shows its time as a multiple of the no-kill run's.",
 			results: results,
+		},
+		"demo-table-nokill-timeout.txt": {
+			reason: "A no-kill run that never converged gives no ratio; a no-kill run alone still has a heading.",
+			results: []demo.Result{results[1], {Line: demo.LineV2, Mode: demo.ModeNoKill, Available: true, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second,
+				Ready: 390, Stuck: 10, ConvergeTime: 3 * time.Minute, ConvergeTimeout: 3 * time.Minute}},
+		},
+		"demo-table-nokill-only.txt": {
+			reason:  "The no-kill run alone: no kill latency in the heading.",
+			results: results[2:],
 		},
 		"demo-table-v1.txt": {
 			reason: "The legacy line's heading says cluster-scoped.",
@@ -186,7 +225,7 @@ func TestDemoTable(t *testing.T) {
 		},
 		"demo-table-unavailable.txt": {
 			reason:  "A provider without --journal shows the wrapped run as unavailable.",
-			results: []demo.Result{results[0], {Line: demo.LineV2, Mode: demo.ModeWrapped, PerKind: 200}},
+			results: []demo.Result{results[0], {Line: demo.LineV2, Mode: demo.ModeWrapped, PerKind: 200}, {Line: demo.LineV2, Mode: demo.ModeNoKill, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second}},
 		},
 	}
 	for name, tc := range cases {
@@ -237,6 +276,21 @@ func TestDemoUsage(t *testing.T) {
 			o:      demoOptions{Line: "v2", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
 			want:   "--crds DIR: its CRD manifests are in its module, adapter/upjetv2/internal/provider/crds",
 		},
+		"UnknownRun": {
+			reason: "Only the unwrapped, wrapped and no-kill runs exist.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir, Runs: []string{"wrapped", "crash"}},
+			want:   `--runs: unknown run "crash"`,
+		},
+		"RunTwice": {
+			reason: "A run named twice is a mistake, not two rows.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir, Runs: []string{"no-kill", "no-kill"}},
+			want:   "--runs: no-kill twice",
+		},
+		"NoRuns": {
+			reason: "At least one run.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--runs",
+		},
 		"DefaultProviderPerLine": {
 			reason: "Without --provider-bin the demo looks for the line's own provider build beside itself.",
 			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, Assets: dir},
@@ -263,25 +317,26 @@ func TestDemoFlags(t *testing.T) {
 	}{
 		"Defaults": {
 			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
-			want:   demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json"},
+			want:   demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Runs: []string{"unwrapped", "wrapped", "no-kill"}},
 		},
 		"Env": {
-			reason: "DEMO_LINE picks the line, DEMO_N the size and KUBEBUILDER_ASSETS the control plane binaries.",
-			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "KUBEBUILDER_ASSETS": "/assets"},
-			want:   demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets"},
+			reason: "DEMO_LINE picks the line, DEMO_N the size, DEMO_RUNS the runs and KUBEBUILDER_ASSETS the control plane binaries.",
+			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "DEMO_RUNS": "wrapped,no-kill", "KUBEBUILDER_ASSETS": "/assets"},
+			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets",
+				Runs: []string{"wrapped", "no-kill"}},
 		},
 		"Flags": {
 			reason: "Provider flags pass through, commas and all.",
 			args: []string{"--line=v1", "--crds=/crds", "--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
-				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h"},
+				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h", "--runs=no-kill"},
 			want: demoOptions{Line: "v1", CRDs: "/crds", PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
 				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
-				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}},
+				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}, Runs: []string{"no-kill"}},
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			for _, k := range []string{"DEMO_LINE", "DEMO_N", "KUBEBUILDER_ASSETS"} {
+			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "KUBEBUILDER_ASSETS"} {
 				t.Setenv(k, "") // restored when the test ends
 				os.Unsetenv(k)
 			}
