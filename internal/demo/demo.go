@@ -325,10 +325,14 @@ func (r *run) providerArgs() []string {
 	}
 	args = append(args, r.o.ProviderArgs...)
 	if r.mode.Wrapped() {
+		// --hold-controllers: the integration docs/integrating.md
+		// recommends; the recovery pass does not share the API server
+		// with the controllers (docs/recovery-at-scale.md).
 		args = append(args,
 			"--journal", filepath.Join(r.dir, "intents.db"),
 			"--replica", "demo-0",
-			"--recovery-report", r.reportPath())
+			"--recovery-report", r.reportPath(),
+			"--hold-controllers")
 	}
 	return args
 }
