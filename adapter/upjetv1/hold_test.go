@@ -42,10 +42,10 @@ func TestHeldManagerAdd(t *testing.T) {
 		wantHeld   bool
 		wantLeader bool
 	}{
-		"a controller is held, and keeps its leader election":  {r: noop, wantHeld: true, wantLeader: true},
+		"a controller is held, and keeps its leader election": {r: noop, wantHeld: true, wantLeader: true},
 		"a runnable without leader election is held, without": {r: electionless{noop}, wantHeld: true, wantLeader: false},
-		"a cache is not held":                                 {r: cacheRunnable{noop}},
-		"a server is not held":                                {r: &manager.Server{}},
+		"a cache is not held":  {r: cacheRunnable{noop}},
+		"a server is not held": {r: &manager.Server{}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
