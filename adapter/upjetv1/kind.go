@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"go.uber.org/zap"
@@ -137,24 +138,19 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome)
 // merge patch. The patch names the UID, so it fails rather than touch a
 // managed resource recreated under the same name.
 //
-// It drops crossplane-runtime's external-create-pending mark too, as the
-// recovery pass does when it adopts: bind runs once the create is known to
-// have made externalName. crossplane-runtime records the create's success
-// (external-create-succeeded) in an update that retries a conflict only
-// five times within milliseconds; when the async create's own writes (this
-// patch, upjet's status update) keep changing the resource, all five can
-// lose, and the pending mark left alone would stop the resource at "cannot
-// determine creation result" for good (seen at 1,000 creates: 3 of 1,000).
-// Should crossplane-runtime's update land after this patch, it writes the
-// pending and succeeded marks together, which is a complete create too.
-func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
+// With dropPending it drops crossplane-runtime's external-create-pending
+// mark too, as the recovery pass does when it adopts (see markLost).
+func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string, dropPending bool) (string, error) {
+	ann := map[string]any{
+		recovery.AnnotationExternalName: externalName,
+		journal.AnnotationKey:           nil,
+	}
+	if dropPending {
+		ann[recovery.AnnotationExternalCreatePending] = nil
+	}
 	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
-		"uid": uid,
-		"annotations": map[string]any{
-			recovery.AnnotationExternalName:          externalName,
-			journal.AnnotationKey:                    nil,
-			recovery.AnnotationExternalCreatePending: nil,
-		},
+		"uid":         uid,
+		"annotations": ann,
 	}})
 	if err != nil {
 		return "", fmt.Errorf("cannot encode the external-name patch: %w", err)
@@ -198,6 +194,28 @@ func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externa
 	}
 }
 
+// markLost reports whether the resource, read from the API server, carries
+// crossplane-runtime's external-create-pending mark with no later
+// succeeded or failed mark, although its create is known to have
+// succeeded. crossplane-runtime records the success in an update that
+// retries a conflict only five times within milliseconds; when the async
+// create's own writes (the external-name patch, upjet's status update)
+// keep changing the resource, all five can lose, and the pending mark left
+// alone stops the resource at "cannot determine creation result" for good
+// (3 of 1,000 creates in one run, docs/recovery-at-scale.md). Only then
+// does bind drop the mark: dropping it from a resource whose update did
+// land costs the reconciler an extra write. Should crossplane-runtime's
+// update land after bind, it writes the pending and succeeded marks
+// together, a complete create too. A failed read says no.
+func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, key, u); err != nil || u.GetUID() != uid {
+		return false
+	}
+	return meta.ExternalCreateIncomplete(u)
+}
+
 // cacheWait bounds awaitCache.
 const cacheWait = 5 * time.Second
 
@@ -208,7 +226,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.Namespac
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
-	rv, err := k.bind(ctx, key, uid, externalName)
+	rv, err := k.bind(ctx, key, uid, externalName, k.markLost(ctx, key, uid))
 	if err != nil {
 		return "", err
 	}

@@ -87,7 +87,7 @@ func (e *external) Observe(ctx context.Context, mg resource.Managed) (managed.Ex
 		// annotation-only intent): only the annotation is left to drop.
 		in.State = journal.StateSettled
 	}
-	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name)
+	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name, false)
 	if berr != nil {
 		k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(berr))...)
 		return obs, nil
