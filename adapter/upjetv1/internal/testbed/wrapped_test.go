@@ -129,7 +129,11 @@ func TestWrappedProvider(t *testing.T) {
 			t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v",
 				wrapped, w, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean)
 		}
-		if err := testbed.CheckNoAddedWrites(writes[0], writes[1]); err != nil {
+		// On v1 the callback's external-name patch (the name persisted the
+		// moment it is known) is one write on every create: upjet v1's
+		// late-init update still follows it (measured 2026-11-25:
+		// docs/integrating.md, Figures).
+		if err := testbed.CheckNoAddedWrites(writes[0], writes[1], 1); err != nil {
 			t.Error(err)
 		}
 	})

@@ -72,7 +72,7 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			wrapped, n, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean)
 		t.Logf("API writes per Address create (framework connector), wrapped=%t: %v (median %.1f)", wrapped, addrs, testbed.Median(addrs))
 	}
-	if err := testbed.CheckNoAddedWrites(writes[0], writes[1]); err != nil {
+	if err := testbed.CheckNoAddedWrites(writes[0], writes[1], 0); err != nil {
 		t.Error(err)
 	}
 }
