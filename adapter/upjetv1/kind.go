@@ -203,10 +203,11 @@ func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externa
 // keep changing the resource, all five can lose, and the pending mark left
 // alone stops the resource at "cannot determine creation result" for good
 // (3 of 1,000 creates in one run, docs/recovery-at-scale.md). Only then
-// does bind drop the mark: dropping it from a resource whose update did
-// land costs the reconciler an extra write. Should crossplane-runtime's
-// update land after bind, it writes the pending and succeeded marks
-// together, a complete create too. A failed read says no.
+// does bind drop the mark, so a resource whose update did land is patched
+// exactly as before the fix. Should crossplane-runtime's update land after
+// bind, it writes the pending and succeeded marks together, a complete
+// create too. A failed read says no. The read is one uncached GET per
+// succeeded create.
 func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
