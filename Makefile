@@ -37,8 +37,9 @@ build:
 	$(call each,$(GO) build ./...)
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
-## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 21 min
-## cold, 21 min 17 s measured on 2026-11-22; under a second when cached). KUBEBUILDER_ASSETS and
+## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 15 to 21
+## min cold: 21 min 17 s alone on 2026-11-22, 15 min 4 s beside `make lint` in a
+## cold CI run on a fresh machine on 2026-11-25; under a second when cached). KUBEBUILDER_ASSETS and
 ## INTENTJOURNAL_TF_PATH override them.
 tools:
 	bash hack/tools.sh install
