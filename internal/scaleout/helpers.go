@@ -54,6 +54,9 @@ type env struct {
 	dir    string
 	// kube knows the built-in kinds (Leases).
 	kube client.Client
+	// providers are the replicas e.provider started, whose logs a failed
+	// convergence searches for the stuck resources.
+	providers []*testbed.Provider
 }
 
 // start builds line's binaries, starts envtest with line's CRDs, the fake
@@ -95,7 +98,9 @@ func (e *env) provider(t *testing.T, replica string, args ...string) *testbed.Pr
 	t.Helper()
 	all := append([]string{"--max-reconcile-rate=100", "--poll=5s", "--leader-election-namespace=" + leaseNS,
 		"--bucket-lease-namespace=" + leaseNS, "--replica", replica}, args...)
-	return testbed.StartNamedProvider(t, "provider-"+replica, e.bins.Provider, e.cl.Kubeconfig, all...)
+	p := testbed.StartNamedProvider(t, "provider-"+replica, e.bins.Provider, e.cl.Kubeconfig, all...)
+	e.providers = append(e.providers, p)
+	return p
 }
 
 // path returns a file name in the test's directory.
@@ -248,7 +253,7 @@ func converge(t *testing.T, e *env, timeout time.Duration, reports func() []*rec
 					stuck = append(stuck, mg)
 				}
 			}
-			t.Fatalf("after %s the invariants do not hold: %+v\nstuck:\n%s", timeout, f, describe(stuck))
+			t.Fatalf("after %s the invariants do not hold: %+v\nstuck:\n%s%s", timeout, f, describe(stuck), e.mentions(stuck))
 		}
 		time.Sleep(time.Second)
 	}
@@ -374,4 +379,33 @@ func readFile(t *testing.T, path string) string {
 		t.Fatalf("cannot read %s: %v", path, err)
 	}
 	return string(b)
+}
+
+// mentions returns, for each of mgs, the replicas' log lines that name it
+// (at most mentionLines per replica): what each replica did with a stuck
+// resource, which the tail of its log rarely shows.
+func (e *env) mentions(mgs []*unstructured.Unstructured) string {
+	const mentionLines = 40
+	var b strings.Builder
+	for _, mg := range mgs {
+		needle := fmt.Sprintf("%q", mg.GetName())
+		for _, p := range e.providers {
+			data, err := os.ReadFile(p.LogPath())
+			if err != nil {
+				fmt.Fprintf(&b, "cannot read %s: %v\n", p.LogPath(), err)
+				continue
+			}
+			var lines []string
+			for l := range strings.Lines(string(data)) {
+				if strings.Contains(l, needle) || strings.HasPrefix(l, "==== testbed:") {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) > mentionLines {
+				lines = lines[len(lines)-mentionLines:]
+			}
+			fmt.Fprintf(&b, "%s in %s:\n%s", key(mg), p.LogPath(), strings.Join(lines, ""))
+		}
+	}
+	return b.String()
 }

@@ -147,7 +147,10 @@ func createIncomplete(mg *unstructured.Unstructured) bool {
 func describe(mgs []*unstructured.Unstructured) string {
 	var b strings.Builder
 	for _, mg := range mgs {
-		fmt.Fprintf(&b, "  %s %s external-name=%q", mg.GetKind(), key(mg), externalName(mg))
+		a := mg.GetAnnotations()
+		fmt.Fprintf(&b, "  %s %s external-name=%q generation=%d create-pending=%q create-succeeded=%q create-failed=%q intent=%t",
+			mg.GetKind(), key(mg), externalName(mg), mg.GetGeneration(), a[recovery.AnnotationExternalCreatePending],
+			a[recovery.AnnotationExternalCreateSucceed], a[recovery.AnnotationExternalCreateFailed], a[journal.AnnotationKey] != "")
 		for _, ct := range []string{"Ready", "Synced", "LastAsyncOperation"} {
 			c := condition(mg, ct)
 			fmt.Fprintf(&b, " %s=%s/%s", ct, c.Status, c.Reason)
