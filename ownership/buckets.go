@@ -125,6 +125,9 @@ func NewBucketLeases(c client.Client, hb HashBuckets, owner journal.Owner, log *
 // NeedLeaderElection returns false: every replica holds its own buckets.
 func (b *BucketLeases) NeedLeaderElection() bool { return false }
 
+// BucketOf returns namespace/name's bucket.
+func (b *BucketLeases) BucketOf(namespace, name string) int { return b.hb.BucketOf(namespace, name) }
+
 // Owns reports whether this replica owns namespace/name's bucket now.
 func (b *BucketLeases) Owns(namespace, name string) bool {
 	return b.OwnsBucket(b.hb.BucketOf(namespace, name))

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -161,6 +163,11 @@ type Adapter struct {
 	owns        func(namespace, name string) bool
 	ownsRecheck time.Duration
 	timeout     time.Duration
+	// scheme builds the list types Requeue reads from cache.
+	scheme *runtime.Scheme
+
+	kmu   sync.Mutex
+	kinds []*Kind // every Kind made, for Requeue
 }
 
 // Setup makes a provider's create path crash-safe in one call, before the
@@ -260,7 +267,7 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 		return nil, fmt.Errorf("cannot create the recovery resolver: %w", err)
 	}
 	a := &Adapter{
-		j: j, kube: kube, cache: mgr.GetClient(), resolver: res, recoverer: rec, owner: owner,
+		j: j, kube: kube, cache: mgr.GetClient(), scheme: mgr.GetScheme(), resolver: res, recoverer: rec, owner: owner,
 		classifier: c.Classifier, log: log.Named("intentjournal"), metrics: m, beginHook: c.BeginHook,
 		scope: c.Scope, locker: c.CreateLocker, owns: c.Owns, ownsRecheck: c.OwnsRecheck, timeout: c.ReconcileTimeout,
 	}

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -105,18 +106,64 @@ func (k *Kind) handBack(ctx context.Context, mg resource.Managed) {
 // Reconciler returns r filtered by Config.Owns: a request for a managed
 // resource this process does not own now (its hash bucket is another
 // replica's) is requeued after OwnsRecheck without reaching r, so only the
-// owner observes, creates and writes status. A nil Adapter, or one without
-// Owns, returns r.
-func (a *Adapter) Reconciler(r reconcile.Reconciler) reconcile.Reconciler {
-	if a == nil || a.owns == nil {
+// owner observes, creates and writes status.
+//
+// An owner's reconcile that ends for good (no requeue, no error) while the
+// resource's create is incomplete (crossplane-runtime's "cannot determine
+// creation result": pending marked after the last success or failure) and
+// no create of this process is in flight is requeued with backoff. Such a
+// mark is another replica's create attempt caught between its pending and
+// failed marks as the bucket moved here: the failed mark that follows
+// passes no event filter (crossplane-runtime's DesiredStateChanged ignores
+// it), so without the requeue the resource would wait for its next event.
+// A nil Kind, or one whose Adapter has no Owns, returns r.
+func (k *Kind) Reconciler(r reconcile.Reconciler) reconcile.Reconciler {
+	if k == nil || k.a.owns == nil {
 		return r
 	}
+	a := k.a
 	return reconcile.Func(func(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 		if !a.owns(req.Namespace, req.Name) {
 			return reconcile.Result{RequeueAfter: a.ownsRecheck}, nil
 		}
-		return r.Reconcile(ctx, req)
+		res, err := r.Reconcile(ctx, req)
+		if err != nil || res != (reconcile.Result{}) {
+			k.stranded.Forget(req.NamespacedName)
+			return res, err
+		}
+		if k.strandedIncomplete(ctx, req.NamespacedName) {
+			return reconcile.Result{RequeueAfter: k.stranded.When(req.NamespacedName)}, nil
+		}
+		k.stranded.Forget(req.NamespacedName)
+		return res, nil
 	})
+}
+
+// newStrandedBackoff returns the backoff of Kind.Reconciler's requeues of
+// a stranded incomplete create: 1 s doubling to a minute, as
+// crossplane-runtime's controllers back off.
+func newStrandedBackoff() workqueue.TypedRateLimiter[types.NamespacedName] {
+	return workqueue.NewTypedItemExponentialFailureRateLimiter[types.NamespacedName](time.Second, time.Minute)
+}
+
+// strandedIncomplete reports whether the resource at key, read from the
+// cache, has an incomplete create that no create of this process explains.
+// A resource it cannot read (deleted, say) is not.
+func (k *Kind) strandedIncomplete(ctx context.Context, key types.NamespacedName) bool {
+	obj, err := k.a.scheme.New(k.gvk)
+	if err != nil {
+		return false
+	}
+	mg, ok := obj.(client.Object)
+	if !ok || k.a.cache.Get(ctx, key, mg) != nil {
+		return false
+	}
+	if !meta.ExternalCreateIncomplete(mg) || k.inFlight(key, mg.GetUID()) {
+		return false
+	}
+	k.a.log.Info("create incomplete with none in flight here; requeued until its end is recorded",
+		zap.String("kind", k.gvk.Kind), zap.String("namespace", key.Namespace), zap.String("resource", key.Name))
+	return true
 }
 
 // after starts the Recoverer once wait is closed, with the Recoverer's

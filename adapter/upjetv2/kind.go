@@ -17,7 +17,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
@@ -53,6 +55,12 @@ type Kind struct {
 	mu       sync.Mutex
 	async    bool
 	inflight map[types.NamespacedName]*flight // by managed resource namespace and name
+
+	// requeue carries Adapter.Requeue's requests to the controller
+	// (Requeues).
+	requeue chan event.GenericEvent
+	// stranded backs off Reconciler's requeues of incomplete creates.
+	stranded workqueue.TypedRateLimiter[types.NamespacedName]
 }
 
 // flight is a create dispatched by this process whose callback has not run.
@@ -74,10 +82,13 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 		return nil
 	}
 	k := &Kind{a: a, gvk: gvk, store: store, inflight: map[types.NamespacedName]*flight{},
-		nameFromID: func(id string) (string, error) { return id, nil }}
+		nameFromID: func(id string) (string, error) { return id, nil }, requeue: make(chan event.GenericEvent, requeueBuffer), stranded: newStrandedBackoff()}
 	for _, o := range opts {
 		o(k)
 	}
+	a.kmu.Lock()
+	a.kinds = append(a.kinds, k)
+	a.kmu.Unlock()
 	return k
 }
 

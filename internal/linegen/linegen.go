@@ -34,7 +34,7 @@ var Sets = []Set{
 		To:   "adapter/upjetv2",
 		Files: []string{
 			"adapter.go", "annotation.go", "classify.go", "connector.go", "finder.go",
-			"hold.go", "kind.go", "metrics.go", "scaleout.go", "tagger.go",
+			"hold.go", "kind.go", "metrics.go", "requeue.go", "scaleout.go", "tagger.go",
 		},
 	},
 	{

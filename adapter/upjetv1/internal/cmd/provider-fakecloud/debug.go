@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
 	"os"
+	"runtime/pprof"
 
 	"go.uber.org/zap"
 	"k8s.io/client-go/transport"
@@ -49,4 +51,16 @@ func beginFailpoint() func(context.Context, journal.Intent) error {
 		return nil
 	}
 	return func(context.Context, journal.Intent) error { return errBeginFailpoint }
+}
+
+// dumpGoroutines logs the stack of every goroutine: what a manager whose
+// graceful stop timed out was still running.
+func dumpGoroutines(log *zap.Logger) {
+	var b bytes.Buffer
+	if err := pprof.Lookup("goroutine").WriteTo(&b, 2); err != nil {
+		log.Error("cannot dump the goroutines", zap.Error(err))
+		return
+	}
+	log.Error("the manager did not stop in time; goroutines follow")
+	_, _ = os.Stderr.Write(b.Bytes())
 }

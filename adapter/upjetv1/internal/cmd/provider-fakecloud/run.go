@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -171,6 +172,9 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		}
 	}
 	if so.buckets != nil {
+		// A bucket acquired mid-run holds resources this process's
+		// controllers may hold no request for: requeue them.
+		so.buckets.OnAcquire = ij.RequeueBucket(ctx, so.buckets.BucketOf)
 		if err := mgr.Add(so.buckets); err != nil {
 			return fmt.Errorf("cannot add the bucket leases: %w", err)
 		}
@@ -199,6 +203,10 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.String("leader-election-lease", so.lockName),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The graceful stop ran out of time: say what still runs.
+			dumpGoroutines(zl)
+		}
 		return fmt.Errorf("cannot run controller manager: %w", err)
 	}
 	return nil

@@ -101,5 +101,10 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 		WithOptions(o.ForControllerRuntime()).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.Network{}, eventHandler).
-		Complete(ij.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
+		// intentjournal: requests Adapter.Requeue sends when this replica
+		// takes over resources (a hash bucket acquired).
+		WatchesRawSource(ijNetwork.Requeues()).
+		// intentjournal: the reconciler, wrapped to skip resources another
+		// replica owns.
+		Complete(ijNetwork.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
 }

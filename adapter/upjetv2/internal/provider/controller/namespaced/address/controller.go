@@ -108,7 +108,10 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adap
 		WithOptions(o.ForControllerRuntime()).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.Address{}, eventHandler).
+		// intentjournal: requests Adapter.Requeue sends when this replica
+		// takes over resources (a hash bucket acquired).
+		WatchesRawSource(k.Requeues()).
 		// intentjournal: the reconciler, wrapped to hold creates back until
 		// recovery has resolved the intents a crash left.
-		Complete(ij.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
+		Complete(k.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
 }
