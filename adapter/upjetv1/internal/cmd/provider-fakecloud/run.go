@@ -162,7 +162,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			Kinds:                 fcrecovery.Kinds(),
 			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
 			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
-			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans},
+			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans, Concurrency: o.recoveryConcurrency},
 			ReportPath:            o.recoveryReport,
 			Logger:                zl,
 			BeginHook:             beginFailpoint(),

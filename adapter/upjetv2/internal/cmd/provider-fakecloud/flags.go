@@ -49,6 +49,9 @@ type options struct {
 	debug                    bool
 	// deleteOrphans sets recovery's delete-orphans policy.
 	deleteOrphans bool
+	// recoveryConcurrency is how many intents a recovery pass resolves at
+	// once.
+	recoveryConcurrency int
 	// journal, when set, makes the create path crash-safe with the intent
 	// journal at this path; empty runs upjet's create path unwrapped.
 	journal string
@@ -95,6 +98,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.StringVar(&o.replica, "replica", "", "Replica name written into create intents (default: the host name). Used with --journal or --annotation-only.")
 	fs.StringVar(&o.shard, "shard", "", "Shard this replica serves, written into create intents. Used with --journal or --annotation-only.")
 	fs.StringVar(&o.recoveryReport, "recovery-report", "", "File that receives the report of every recovery pass. Used with --journal or --annotation-only.")
+	fs.IntVar(&o.recoveryConcurrency, "recovery-concurrency", 16, "How many intents a recovery pass resolves at once. Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.deleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID (never crossplane tags alone, never a look-alike). Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.logAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
 	fs.Float64Var(&o.kubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
@@ -125,6 +129,9 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	}
 	if o.journal != "" && o.annotationOnly {
 		return o, errors.New("--annotation-only runs without a journal; drop --journal")
+	}
+	if o.recoveryConcurrency < 1 {
+		return o, fmt.Errorf("--recovery-concurrency must be at least 1, got %d", o.recoveryConcurrency)
 	}
 	if !o.intents() && (o.replica != "" || o.shard != "" || o.recoveryReport != "" || o.reconcileTimeout != upjetv2.DefaultReconcileTimeout || o.deleteOrphans) {
 		return o, errors.New("--replica, --shard, --recovery-report, --reconcile-timeout and --delete-orphans need --journal or --annotation-only")

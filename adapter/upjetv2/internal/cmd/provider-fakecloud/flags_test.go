@@ -22,6 +22,7 @@ func TestParseFlags(t *testing.T) {
 		metricsBindAddress:       "127.0.0.1:8080",
 		enableManagementPolicies: true,
 		reconcileTimeout:         3 * time.Minute,
+		recoveryConcurrency:      16,
 		kubeQPS:                  20,
 		kubeBurst:                30,
 	}
@@ -51,6 +52,18 @@ func TestParseFlags(t *testing.T) {
 			want: with(func(o *options) {
 				o.journal, o.replica, o.shard, o.recoveryReport, o.logAPIWrites = "/var/lib/p/intents.db", "p-0", "a", "/r.json", true
 			}),
+		},
+		"RecoveryConcurrency": {
+			reason: "--recovery-concurrency sets how many intents a pass resolves at once.",
+			args:   []string{"--journal=/j.db", "--recovery-concurrency=32"},
+			want: with(func(o *options) {
+				o.journal, o.recoveryConcurrency = "/j.db", 32
+			}),
+		},
+		"ZeroRecoveryConcurrency": {
+			reason:  "A pass resolves at least one intent at a time.",
+			args:    []string{"--journal=/j.db", "--recovery-concurrency=0"},
+			wantErr: true,
 		},
 		"AnnotationOnly": {
 			reason: "--annotation-only turns the crash-safe create path on without a journal, with the same owner and report flags.",
