@@ -19,9 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
 	"github.com/prometheus/client_golang/prometheus"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
@@ -97,12 +95,7 @@ func newHarness(t *testing.T, opts ...func(*upjetv1.Config)) *harness {
 	t.Helper()
 	h := &harness{cl: testbed.StartCluster(t), inner: &inner{}, upjet: &callbacks{}}
 	_, h.cloud = fakecloudtest.Serve(t)
-	mgr, err := ctrl.NewManager(h.cl.Config, ctrl.Options{
-		Scheme: h.cl.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
-	})
-	if err != nil {
-		t.Fatalf("ctrl.NewManager(): %v", err)
-	}
+	mgr := newManager(t, h.cl)
 	h.reg = prometheus.NewRegistry()
 	cfg := upjetv1.Config{
 		Registry:    h.reg,
@@ -120,19 +113,12 @@ func newHarness(t *testing.T, opts ...func(*upjetv1.Config)) *harness {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	var err error
 	h.a, err = upjetv1.Setup(mgr, cfg)
 	if err != nil {
 		t.Fatalf("upjetv1.Setup(): %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done })
+	startManager(t, mgr)
 	select {
 	case <-h.a.Recoverer().Done():
 	case <-time.After(time.Minute):

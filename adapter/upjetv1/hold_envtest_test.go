@@ -7,9 +7,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/testbed"
@@ -24,12 +22,7 @@ import (
 func TestHoldUntilRecovered(t *testing.T) {
 	cl := testbed.StartCluster(t)
 	_, cloud := fakecloudtest.Serve(t)
-	mgr, err := ctrl.NewManager(cl.Config, ctrl.Options{
-		Scheme: cl.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
-	})
-	if err != nil {
-		t.Fatalf("ctrl.NewManager(): %v", err)
-	}
+	mgr := newManager(t, cl)
 	release := make(chan struct{})
 	a, err := upjetv1.Setup(mgr, upjetv1.Config{
 		Registry:      prometheus.NewRegistry(),
@@ -57,15 +50,7 @@ func TestHoldUntilRecovered(t *testing.T) {
 		t.Fatalf("Add through HoldUntilRecovered: %v", err)
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done })
+	ctx := startManager(t, mgr)
 
 	// The manager runs its other runnables; the held one waits with the
 	// pass.

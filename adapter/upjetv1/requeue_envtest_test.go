@@ -11,7 +11,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	ctrl "sigs.k8s.io/controller-runtime"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
@@ -29,12 +28,7 @@ import (
 func TestRequeue(t *testing.T) {
 	cl := testbed.StartCluster(t)
 	_, cloud := fakecloudtest.Serve(t)
-	mgr, err := ctrl.NewManager(cl.Config, ctrl.Options{
-		Scheme: cl.Scheme, Metrics: metricsserver.Options{BindAddress: "0"}, HealthProbeBindAddress: "0",
-	})
-	if err != nil {
-		t.Fatalf("ctrl.NewManager(): %v", err)
-	}
+	mgr := newManager(t, cl)
 	a, err := upjetv1.Setup(mgr, upjetv1.Config{
 		Registry:    prometheus.NewRegistry(),
 		JournalPath: filepath.Join(t.TempDir(), "intents.db"),
@@ -64,15 +58,7 @@ func TestRequeue(t *testing.T) {
 		testbed.Create(t, cl, testbed.NewRecordSet(n, "example-com"))
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := mgr.Start(ctx); err != nil {
-			t.Errorf("manager: %v", err)
-		}
-	}()
-	t.Cleanup(func() { cancel(); <-done })
+	ctx := startManager(t, mgr)
 	if !mgr.GetCache().WaitForCacheSync(ctx) {
 		t.Fatal("the manager's cache did not sync")
 	}

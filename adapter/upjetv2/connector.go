@@ -112,7 +112,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 	uid := mg.GetUID()
 	if err := k.a.Gate().Allow(uid); err != nil {
 		if !errors.Is(err, recovery.ErrIntentUnresolved) || !k.a.recoveryDone() {
-			if k.a.owns != nil && !k.a.owns(mg.GetNamespace(), mg.GetName()) {
+			if k.a.notOwner(mg, err) {
 				// The bucket moved during this reconcile: wake the new
 				// owner, which may have seen the pending mark alone.
 				k.handBack(ctx, mg)

@@ -82,7 +82,7 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 		return nil
 	}
 	k := &Kind{a: a, gvk: gvk, store: store, inflight: map[types.NamespacedName]*flight{},
-		nameFromID: func(id string) (string, error) { return id, nil }, requeue: make(chan event.GenericEvent, requeueBuffer), stranded: newStrandedBackoff()}
+		nameFromID: func(id string) (string, error) { return id, nil }, requeue: make(chan event.GenericEvent), stranded: newStrandedBackoff()}
 	for _, o := range opts {
 		o(k)
 	}

@@ -11,13 +11,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 )
-
-// requeueBuffer is how many requeue requests a kind's channel holds before
-// Requeue waits for its controller to take them.
-const requeueBuffer = 1024
 
 // Requeues returns the source through which Adapter.Requeue asks this
 // kind's controller to reconcile resources: add it to the controller with
@@ -30,7 +25,9 @@ func (k *Kind) Requeues() source.Source {
 	if k == nil {
 		return source.Channel(make(chan event.GenericEvent), &handler.EnqueueRequestForObject{})
 	}
-	return source.Channel(k.requeue, &handler.EnqueueRequestForObject{}, source.WithBufferSize[client.Object, reconcile.Request](requeueBuffer))
+	// The source buffers what it has taken (1,024 events by default);
+	// Requeue waits for it beyond that, or before the controller starts.
+	return source.Channel(k.requeue, &handler.EnqueueRequestForObject{})
 }
 
 // Requeue asks each kind's controller to reconcile now every managed

@@ -129,15 +129,11 @@ func (k *Kind) Reconciler(r reconcile.Reconciler) reconcile.Reconciler {
 			return reconcile.Result{RequeueAfter: a.ownsRecheck}, nil
 		}
 		res, err := r.Reconcile(ctx, req)
-		if err != nil || res != (reconcile.Result{}) {
-			k.stranded.Forget(req.NamespacedName)
-			return res, err
-		}
-		if k.strandedIncomplete(ctx, req.NamespacedName) {
+		if err == nil && res == (reconcile.Result{}) && k.strandedIncomplete(ctx, req.NamespacedName) {
 			return reconcile.Result{RequeueAfter: k.stranded.When(req.NamespacedName)}, nil
 		}
 		k.stranded.Forget(req.NamespacedName)
-		return res, nil
+		return res, err
 	})
 }
 

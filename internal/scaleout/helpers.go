@@ -389,6 +389,9 @@ func (e *env) mentions(mgs []*unstructured.Unstructured) string {
 	var b strings.Builder
 	for _, mg := range mgs {
 		needle := fmt.Sprintf("%q", mg.GetName())
+		// A line naming a namespace must name mg's: the same name lives
+		// in the twin namespace too.
+		ns := fmt.Sprintf(`"namespace":%q`, mg.GetNamespace())
 		for _, p := range e.providers {
 			data, err := os.ReadFile(p.LogPath())
 			if err != nil {
@@ -397,7 +400,8 @@ func (e *env) mentions(mgs []*unstructured.Unstructured) string {
 			}
 			var lines []string
 			for l := range strings.Lines(string(data)) {
-				if strings.Contains(l, needle) || strings.HasPrefix(l, "==== testbed:") {
+				named := strings.Contains(l, needle) && (!strings.Contains(l, `"namespace":`) || strings.Contains(l, ns))
+				if named || strings.HasPrefix(l, "==== testbed:") {
 					lines = append(lines, l)
 				}
 			}
