@@ -26,6 +26,7 @@ type annotation struct {
 	Outcome      *annotationResult `json:"outcome,omitempty"`
 	Owner        Owner             `json:"owner"`
 	UIDTag       bool              `json:"uidTag,omitempty"`
+	VacantKey    string            `json:"vacantKey,omitempty"`
 	Attempt      int               `json:"attempt,omitempty"`
 	CreatedAt    time.Time         `json:"createdAt,omitzero"`
 	UpdatedAt    time.Time         `json:"updatedAt,omitzero"`
@@ -56,7 +57,7 @@ func EncodeAnnotation(in Intent) (string, error) {
 	v := SchemaVersion
 	a := annotation{
 		V: &v, ID: in.ID, State: in.State, ExternalName: in.ExternalName, Owner: in.Owner, UIDTag: in.UIDTag,
-		Attempt: in.Attempt, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt, LookupKeys: in.LookupKeys,
+		VacantKey: in.VacantKey, Attempt: in.Attempt, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt, LookupKeys: in.LookupKeys,
 	}
 	if o := in.Outcome; o.ExternalName != "" || o.ErrorClass != "" || o.Reason != "" {
 		a.Outcome = &annotationResult{ExternalName: o.ExternalName, ErrorClass: o.ErrorClass, Reason: o.Reason}
@@ -124,7 +125,7 @@ func DecodeAnnotation(s string) (Intent, error) {
 	}
 	in := Intent{
 		SchemaVersion: SchemaVersion, ID: a.ID, State: a.State, ExternalName: a.ExternalName,
-		Owner: a.Owner, UIDTag: a.UIDTag, Attempt: a.Attempt, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
+		Owner: a.Owner, UIDTag: a.UIDTag, VacantKey: a.VacantKey, Attempt: a.Attempt, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
 		LookupKeys: a.LookupKeys,
 	}
 	if len(in.LookupKeys) == 0 {

@@ -111,13 +111,15 @@ func TestWithCluster(t *testing.T) {
 	}
 }
 
-// TestOwnershipFieldsRoundTrip checks that the cluster in an intent's owner
-// and its UIDTag survive the journal record and the annotation, and that an
-// intent encoded before they existed decodes with neither.
+// TestOwnershipFieldsRoundTrip checks that the cluster in an intent's owner,
+// its UIDTag and its VacantKey survive the journal record and the
+// annotation, and that an intent encoded before they existed decodes with
+// none of them.
 func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	in := goldenIntent()
 	in.Owner.Cluster = "8f0c6a4e-1d2b-4c3a-9e8f-7a6b5c4d3e2f"
 	in.UIDTag = true
+	in.VacantKey = "zones/example-com/records/www/A"
 
 	b, err := EncodeRecord(in)
 	if err != nil {
@@ -139,8 +141,8 @@ func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Owner != in.Owner || !a.UIDTag {
-		t.Errorf("annotation round trip: owner %+v, uidTag %v; want %+v, true", a.Owner, a.UIDTag, in.Owner)
+	if a.Owner != in.Owner || !a.UIDTag || a.VacantKey != in.VacantKey {
+		t.Errorf("annotation round trip: owner %+v, uidTag %v, vacantKey %q; want %+v, true, %q", a.Owner, a.UIDTag, a.VacantKey, in.Owner, in.VacantKey)
 	}
 
 	old, err := os.ReadFile(filepath.Join("testdata", "annotation-v1.golden.json"))
@@ -151,7 +153,7 @@ func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.UIDTag || o.Owner.Cluster != "" {
-		t.Errorf("an annotation from before the fields existed decoded with uidTag %v, cluster %q", o.UIDTag, o.Owner.Cluster)
+	if o.UIDTag || o.Owner.Cluster != "" || o.VacantKey != "" {
+		t.Errorf("an annotation from before the fields existed decoded with uidTag %v, cluster %q, vacantKey %q", o.UIDTag, o.Owner.Cluster, o.VacantKey)
 	}
 }

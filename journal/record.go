@@ -275,6 +275,14 @@ type Intent struct {
 	// False for kinds without tags and for intents begun before the tag
 	// existed; they fall back to weaker proofs (docs/recovery.md).
 	UIDTag bool `json:"uidTag,omitempty"`
+	// VacantKey is the key (the Terraform ID an ID template renders from
+	// the spec) that a read just before this intent found free: whatever
+	// now sits at it was created after the intent began, by this create or
+	// a racer. Recovery takes that as proof of a tagless resource found at
+	// exactly this key only when no other managed resource holds or
+	// intends the key (recovery.ProofKeyVacant). Empty when no such read
+	// was made.
+	VacantKey string `json:"vacantKey,omitempty"`
 	// State is the current state.
 	State State `json:"state"`
 	// Outcome is set by Settle.
@@ -334,7 +342,7 @@ func (in Intent) validate() error {
 	}
 	fields := []string{
 		in.Resource.APIVersion, in.Resource.Kind, in.Resource.Namespace, in.Resource.Name, in.Resource.UID,
-		in.ProviderConfig.Kind, in.ProviderConfig.Name, in.ExternalName,
+		in.ProviderConfig.Kind, in.ProviderConfig.Name, in.ExternalName, in.VacantKey,
 		in.Owner.Replica, in.Owner.Shard, in.Owner.Epoch, in.Owner.Cluster,
 		in.Outcome.ExternalName, string(in.Outcome.ErrorClass), in.Outcome.Reason,
 	}
