@@ -114,6 +114,13 @@ type ExternalResource struct {
 	// cleared and the create runs, where a resource holding the natural
 	// key is a conflict.
 	MatchedByTags bool
+	// KeyChecked is true when the Finder checked which other managed
+	// resources hold or intend the key this resource sits at (its ID):
+	// KeyHolders names them ("namespace/name" of each, kind first when it
+	// differs). Only a checked key with no holders proves a resource found
+	// at an intent's VacantKey ours (ProofKeyVacant).
+	KeyChecked bool
+	KeyHolders []string
 }
 
 // Finder looks up the cloud resources that a candidate's create may have

@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -33,6 +34,16 @@ const (
 	// created it after the create began (less the clock-skew allowance).
 	// Only an intent whose create sent no UID tag accepts it.
 	ProofTags Proof = "CrossplaneTags"
+	// ProofKeyVacant: the resource sits at exactly the key a read found
+	// free just before the create began (Intent.VacantKey), so it was
+	// created after that read; the create did not meet "already exists";
+	// and the Finder checked that no other managed resource holds or
+	// intends the key (ExternalResource.KeyChecked, no KeyHolders). It is
+	// what proves a kind with no tags ours (GCP's DNS record set). Like
+	// crossplane tags with a creation time, it cannot tell our create from
+	// another cluster's that made the same key in the moments between the
+	// read and the create: it adopts, never deletes.
+	ProofKeyVacant Proof = "KeyVacant"
 	// ProofTagsUntimed: the crossplane tags match, but the cloud reports no
 	// creation time, so a look-alike made earlier by another cluster cannot
 	// be told apart. It is weak: it adopts only under ModeAdoptOnTags and
@@ -41,7 +52,7 @@ const (
 )
 
 // proofOrder lists the proofs strongest first.
-var proofOrder = []Proof{ProofIntentID, ProofRecordedID, ProofUID, ProofTags, ProofTagsUntimed}
+var proofOrder = []Proof{ProofIntentID, ProofRecordedID, ProofUID, ProofTags, ProofKeyVacant, ProofTagsUntimed}
 
 // rank orders proofs: 0 is the strongest; not proven ranks last.
 func (p Proof) rank() int {
@@ -110,6 +121,9 @@ func Judge(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
 	if ours != "" && r.Tags[TagUID] == ours {
 		return Verdict{Proof: ProofUID}
 	}
+	if v, ok := judgeVacantKey(c, r); ok {
+		return v
+	}
 	if !tagged {
 		return Verdict{NotOurs: "it carries neither this managed resource's UID tag nor its crossplane tags"}
 	}
@@ -125,6 +139,27 @@ func Judge(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
 			r.CreatedAt.UTC().Format(time.RFC3339), began.UTC().Format(time.RFC3339), skew)}
 	}
 	return Verdict{Proof: ProofTags}
+}
+
+// judgeVacantKey applies ProofKeyVacant: false when it does not speak to
+// r, leaving the tag rules to decide.
+func judgeVacantKey(c *Candidate, r ExternalResource) (Verdict, bool) {
+	key := c.Intent.VacantKey
+	switch {
+	case key == "" || r.ID != key:
+		return Verdict{}, false
+	case c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict:
+		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but the create met \"already exists\": another create took the key first", key)}, true
+	case c.SentUIDTag():
+		// The UID tag the create sent is the better proof, and r lacks it.
+		return Verdict{}, false
+	case !r.KeyChecked:
+		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but the lookup could not check whether another managed resource holds or intends that key", key)}, true
+	case len(r.KeyHolders) > 0:
+		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but other managed resources claim that key too (%s): which of their creates made it cannot be told",
+			key, strings.Join(r.KeyHolders, ", "))}, true
+	}
+	return Verdict{Proof: ProofKeyVacant}, true
 }
 
 // tagsMatch reports whether have carries every expected crossplane tag.

@@ -45,6 +45,8 @@ func TestDecideOwnership(t *testing.T) {
 		c.Intent.State = journal.StateFailed
 		c.Intent.Outcome.ErrorClass = journal.ErrorClassConflict
 	}
+	const vacantKey = "zones/z/records/www/A"
+	vacant := func(c *Candidate) { c.Intent.VacantKey = vacantKey }
 	cases := map[string]row{
 		"LookAlikeOnlyByKey": {
 			reason:  "a name-keyed MR whose only match is a look-alike is paused: never adopted",
@@ -102,6 +104,60 @@ func TestDecideOwnership(t *testing.T) {
 			},
 			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": "", "net-ours": string(ProofUID)},
+		},
+		"VacantKeyAdopts": {
+			reason:  "a tagless resource at exactly the key a read found free before the intent, with no other managed resource holding or intending it, is ours",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: vacantKey,
+			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
+		},
+		"VacantKeyTwin": {
+			reason:  "another managed resource holds or intends the same key: either create may have made it, so neither adopts",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true, KeyHolders: []string{"team-b/www"}}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyUnchecked": {
+			reason:  "a finder that did not check the key's holders proves nothing by the vacant key",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyOtherID": {
+			reason:  "a resource at another key than the one read free is not proven by it",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: "zones/z/records/other/A", KeyChecked: true}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{"zones/z/records/other/A": ""},
+		},
+		"VacantKeyAfterConflict": {
+			reason: "the create met 409: another create took the key between the read and ours",
+			mod: func(c *Candidate) {
+				vacant(c)
+				conflicted(c)
+			},
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyUIDTagSent": {
+			reason:  "a create that sent the UID tag accepts only a resource that carries it, whatever key it sits at",
+			uidTag:  true,
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyDeleted": {
+			reason:  "an MR deleted mid-create whose resource is proven by the vacant key: an orphan, reported",
+			deleted: true,
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			outcome: OutcomeOrphan, why: ReasonMRDeleted, orphans: []string{vacantKey},
+			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
 		},
 		"UIDMismatch": {
 			reason:  "a resource naming another UID is never ours, even for an intent from before the UID tag",
@@ -263,13 +319,13 @@ func TestDecideOwnership(t *testing.T) {
 
 // TestProofStrength pins which proofs may delete an orphan.
 func TestProofStrength(t *testing.T) {
-	want := map[Proof]bool{ProofIntentID: true, ProofRecordedID: true, ProofUID: true, ProofTags: false, ProofTagsUntimed: false, "": false}
+	want := map[Proof]bool{ProofIntentID: true, ProofRecordedID: true, ProofUID: true, ProofTags: false, ProofKeyVacant: false, ProofTagsUntimed: false, "": false}
 	for p, strong := range want {
 		if p.Strong() != strong {
 			t.Errorf("%q.Strong() = %v, want %v", p, p.Strong(), strong)
 		}
 	}
-	if !ProofTagsUntimed.Weak() || ProofTags.Weak() {
+	if !ProofTagsUntimed.Weak() || ProofTags.Weak() || ProofKeyVacant.Weak() {
 		t.Error("only CrossplaneTagsUntimed is weak")
 	}
 }

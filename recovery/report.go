@@ -196,7 +196,8 @@ type Found struct {
 	// Adopted is true for the resource bound to the managed resource.
 	Adopted bool `json:"adopted"`
 	// Proof says how ownership is proven: IntentID, RecordedID, UIDTag,
-	// CrossplaneTags or CrossplaneTagsUntimed (weak). Empty when not owned.
+	// CrossplaneTags, KeyVacant or CrossplaneTagsUntimed (weak). Empty when
+	// not owned.
 	Proof string `json:"proof,omitempty"`
 	// LookAlike is true for a resource that carries the managed resource's
 	// crossplane tags but is proven not to be its (another cluster's, or
