@@ -144,6 +144,7 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 	if err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errBuildIntent)
 	}
+	in.VacantKey = k.probeKey(ctx, mg)
 	if h := k.a.beginHook; h != nil {
 		if err := h(ctx, in); err != nil {
 			return managed.ExternalCreation{}, errors.Wrap(err, errBegin)
@@ -203,6 +204,50 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 		}
 	}
 	return cre, err
+}
+
+// KeyProbe reads, just before a create's intent is begun, the key the
+// create will take (for an observe-by-template kind, the Terraform ID its
+// template renders from the spec), and whether nothing holds it now. A
+// probe that answers vacant must first make its managed resource's claim
+// on the key visible to every replica's recovery (the upjet v2 probe
+// labels it with the key's hash), so that recovery can tell whether
+// another managed resource intends the same key. It may update mg in
+// memory (its labels and resourceVersion) to match what it wrote.
+type KeyProbe interface {
+	ProbeKey(ctx context.Context, mg resource.Managed) (key string, vacant bool, err error)
+}
+
+// KeyProbeFn adapts a function to a KeyProbe.
+type KeyProbeFn func(ctx context.Context, mg resource.Managed) (key string, vacant bool, err error)
+
+// ProbeKey calls fn.
+func (fn KeyProbeFn) ProbeKey(ctx context.Context, mg resource.Managed) (string, bool, error) {
+	return fn(ctx, mg)
+}
+
+var _ KeyProbe = KeyProbeFn(nil)
+
+// probeKey returns the key the kind's KeyProbe read free for mg's
+// create, or "" when the kind has no probe, the key is held, or the probe
+// failed: the create goes ahead, without the key-vacant proof.
+func (k *Kind) probeKey(ctx context.Context, mg resource.Managed) string {
+	p := k.a.probes[k.gvk.GroupKind()]
+	if p == nil {
+		return ""
+	}
+	key, vacant, err := p.ProbeKey(ctx, mg)
+	switch {
+	case err != nil:
+		k.a.log.Warn("cannot probe the key this create will take; should the provider die before the create settles, recovery reports what it finds there instead of adopting it",
+			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.Error(err))
+		return ""
+	case !vacant:
+		k.a.log.Info("the key this create will take is held already; creating anyway, the cloud decides",
+			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.String("key", key))
+		return ""
+	}
+	return key
 }
 
 // notStarted reports whether an async connector's Create error means the

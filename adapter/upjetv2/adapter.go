@@ -59,6 +59,14 @@ type Config struct {
 	Finders map[schema.GroupKind]recovery.Finder
 	// Deleters delete proven orphans under Policy.DeleteOrphans.
 	Deleters map[schema.GroupKind]recovery.Deleter
+	// KeyProbes, per kind, read just before a create's intent is begun
+	// whether the key the create will take is free (the upjet v2 line's
+	// DerivedFinders.Probes does, for observe-by-template kinds). A free
+	// key goes into the intent as VacantKey: what sits at it after a
+	// crash is then the create's own (recovery.ProofKeyVacant) when no
+	// other managed resource holds or intends the key. A probe that fails
+	// costs the create only that proof.
+	KeyProbes map[schema.GroupKind]KeyProbe
 	// Policy tunes recovery.
 	Policy recovery.Policy
 	// Classifier classifies failed creates; nil means
@@ -160,6 +168,7 @@ type Adapter struct {
 	log         *zap.Logger
 	metrics     *Metrics
 	beginHook   func(ctx context.Context, in journal.Intent) error
+	probes      map[schema.GroupKind]KeyProbe
 	scope       func(journal.Intent) bool
 	locker      CreateLocker
 	owns        func(namespace, name string) bool
@@ -270,7 +279,7 @@ func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 	}
 	a := &Adapter{
 		j: j, kube: kube, cache: mgr.GetClient(), scheme: mgr.GetScheme(), resolver: res, recoverer: rec, owner: owner,
-		classifier: c.Classifier, log: log.Named("intentjournal"), metrics: m, beginHook: c.BeginHook,
+		classifier: c.Classifier, log: log.Named("intentjournal"), metrics: m, beginHook: c.BeginHook, probes: c.KeyProbes,
 		scope: c.Scope, locker: c.CreateLocker, owns: c.Owns, ownsRecheck: c.OwnsRecheck, timeout: c.ReconcileTimeout,
 	}
 	if a.ownsRecheck <= 0 {

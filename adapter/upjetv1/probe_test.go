@@ -1,0 +1,55 @@
+package upjetv1
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
+)
+
+// TestProbeKey: the intent records a key only when the kind's probe read
+// it free; a held key or a failed probe costs the create only the mark,
+// and says so at info or warn level.
+func TestProbeKey(t *testing.T) {
+	gvk := v1alpha1.RecordSet_GroupVersionKind
+	const key = "zones/z/records/www/A"
+	probe := func(vacant bool, err error) KeyProbe {
+		return KeyProbeFn(func(context.Context, resource.Managed) (string, bool, error) { return key, vacant, err })
+	}
+	cases := map[string]struct {
+		reason string
+		probes map[schema.GroupKind]KeyProbe
+		want   string
+		logged string // the level of the one line logged, "" for none
+	}{
+		"NoProbe":   {reason: "a kind with no probe records no key", want: ""},
+		"OtherKind": {reason: "another kind's probe is not this kind's", probes: map[schema.GroupKind]KeyProbe{{Group: "x.io", Kind: "Other"}: probe(true, nil)}, want: ""},
+		"Vacant":    {reason: "a key read free is recorded", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, nil)}, want: key},
+		"Held":      {reason: "a held key is not: the create will meet 'already exists'", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(false, nil)}, want: "", logged: "info"},
+		"Failed":    {reason: "a failed probe records nothing and warns", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, errors.New("read timed out"))}, want: "", logged: "warn"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			core, logs := observer.New(zap.InfoLevel)
+			k := &Kind{a: &Adapter{probes: tc.probes, log: zap.New(core)}, gvk: gvk}
+			mg := &v1alpha1.RecordSet{ObjectMeta: metav1.ObjectMeta{Name: "www"}}
+			if got := k.probeKey(context.Background(), mg); got != tc.want {
+				t.Errorf("%s\nprobeKey = %q, want %q", tc.reason, got, tc.want)
+			}
+			var levels []string
+			for _, e := range logs.All() {
+				levels = append(levels, e.Level.String())
+			}
+			if (tc.logged == "" && len(levels) != 0) || (tc.logged != "" && (len(levels) != 1 || levels[0] != tc.logged)) {
+				t.Errorf("%s\nlogged %v, want one %q line", tc.reason, levels, tc.logged)
+			}
+		})
+	}
+}
