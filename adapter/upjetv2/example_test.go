@@ -50,7 +50,10 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 		}
 		finders, err := upjetv2.NewFinders(mgr.GetClient(), mgr.GetScheme(), o.SetupFn,
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
-			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(lister), upjetv2.WithFindersLogger(zl))
+			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(lister),
+			// A template kind with no tags proves its own after a crash by the
+			// key its create found free (docs/recovery.md, Ownership).
+			upjetv2.WithVacantKeys(mgr.GetAPIReader()), upjetv2.WithFindersLogger(zl))
 		if err != nil {
 			return err
 		}
@@ -58,6 +61,7 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 			JournalPath: journalPath, // on a PersistentVolume
 			Kinds:       finders.Kinds,
 			Finders:     finders.Finders,
+			KeyProbes:   finders.Probes,
 			Logger:      zl,
 		})
 		if err != nil {

@@ -5,6 +5,8 @@ package upjetv2
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,8 +22,11 @@ import (
 	"github.com/crossplane/upjet/v2/pkg/terraform"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
@@ -74,6 +79,9 @@ type DerivedFinders struct {
 	Kinds []schema.GroupVersionKind
 	// Strategies holds each kind's strategy and why.
 	Strategies map[schema.GroupKind]KindStrategy
+	// Probes holds a KeyProbe for every observe-by-template kind when
+	// WithVacantKeys is given: Config.KeyProbes.
+	Probes map[schema.GroupKind]KeyProbe
 }
 
 // KindStrategy is the strategy NewFinders chose for one kind.
@@ -103,6 +111,7 @@ type findersOptions struct {
 	log          *zap.Logger
 	registerer   prometheus.Registerer
 	nameKeyed    map[schema.GroupKind]bool
+	apiReader    client.Reader
 	newConnector func(kube client.Client, setup terraform.SetupFn, r *config.Resource, store *tjcontroller.OperationTrackerStore) (managed.ExternalConnector, bool)
 }
 
@@ -136,6 +145,31 @@ func WithNameKeyed(kinds ...schema.GroupKind) FindersOption {
 			o.nameKeyed[gk] = true
 		}
 	}
+}
+
+// WithVacantKeys turns on the key-vacant proof (recovery.ProofKeyVacant)
+// for the observe-by-template kinds, what lets a kind with no tags (GCP's
+// DNS record set) adopt after a crash with no operator:
+//
+//   - DerivedFinders.Probes gets a KeyProbe per such kind, for
+//     Config.KeyProbes. Just before a create's intent is begun, it renders
+//     the kind's ID template and observes that ID (one Terraform read);
+//     when nothing is there it labels the managed resource KeyLabel, the
+//     hash of the key (one API write), and the intent records the key as
+//     VacantKey.
+//   - The kind's finder, when it finds a resource at an intent's
+//     VacantKey, lists every managed resource of the same Terraform
+//     resource type (both scopes, every namespace, every shard) that
+//     carries the key's label, through apiReader. apiReader must not be a
+//     cache (mgr.GetAPIReader()): a label shard's cache does not see the
+//     other shards' resources. Any other managed resource there may have
+//     made the resource, so none of them is adopted: each is reported,
+//     with the others named.
+//
+// Without it, what a tagless kind's lookup finds after a crash is
+// reported and its managed resource paused until an operator binds it.
+func WithVacantKeys(apiReader client.Reader) FindersOption {
+	return func(o *findersOptions) { o.apiReader = apiReader }
 }
 
 // WithFindersLogger sets the logger of NewFinders' startup line. A nil
@@ -191,7 +225,14 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 		o.templates = &t
 	}
 	d := &DerivedFinders{Finders: map[schema.GroupKind]recovery.Finder{}, Strategies: map[schema.GroupKind]KindStrategy{}}
+	if o.apiReader != nil {
+		d.Probes = map[schema.GroupKind]KeyProbe{}
+	}
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
+	// claimants are the kinds of each Terraform resource type, both
+	// scopes: where a key's other claimants are looked for. Filled in
+	// before any finder runs.
+	claimants := map[string][]schema.GroupVersionKind{}
 	for _, p := range providers {
 		for _, name := range slices.Sorted(maps.Keys(p.Resources)) {
 			r := p.Resources[name]
@@ -209,7 +250,13 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 			case strategy.ObserveByName:
 				d.Finders[gvk.GroupKind()] = NewObserveFinder(conn, store, newManaged)
 			case strategy.ObserveByTemplate:
-				d.Finders[gvk.GroupKind()] = newTemplateFinder(r, tmpl, kube, setup, conn, store, newManaged)
+				t := &templateKind{r: r, tmpl: tmpl, kube: kube, setup: setup, conn: conn, store: store, newManaged: newManaged,
+					claims: o.apiReader, claimants: claimants}
+				d.Finders[gvk.GroupKind()] = recovery.FinderFn(t.find)
+				if o.apiReader != nil {
+					d.Probes[gvk.GroupKind()] = KeyProbeFn(t.probe)
+					claimants[r.Name] = append(claimants[r.Name], gvk)
+				}
 			case strategy.ListByTags:
 				d.Finders[gvk.GroupKind()] = newListFinder(gvk.GroupKind(), r.Name, o.lister, o.nameKeyed[gvk.GroupKind()])
 			}
@@ -281,31 +328,140 @@ func newConnector(kube client.Client, setup terraform.SetupFn, r *config.Resourc
 	return nil, false
 }
 
-// newTemplateFinder returns the observe-by-template Finder of r: the ID
-// tmpl renders from the managed resource's Terraform parameters (and
-// setup, where tmpl reads it), observed as the external name.
-func newTemplateFinder(r *config.Resource, tmpl *strategy.Template, kube client.Client, setup terraform.SetupFn,
-	conn managed.ExternalConnector, store *tjcontroller.OperationTrackerStore, newManaged func() xpresource.Managed) recovery.Finder {
-	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-		if c.Object == nil {
-			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
-		}
-		mg := newManaged()
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(c.Object.UnstructuredContent(), mg); err != nil {
-			return nil, errors.Wrap(err, "cannot convert the managed resource")
-		}
-		id, err := RenderID(ctx, r, tmpl, mg, func(ctx context.Context) (map[string]any, error) {
-			ts, err := setup(ctx, kube, mg)
-			if err != nil {
-				return nil, errors.Wrap(err, "cannot build the Terraform setup")
-			}
-			return ts.Map(), nil
-		})
+// KeyLabel is the label a KeyProbe puts on a managed resource whose
+// create found its key free: KeyLabelValue of the key. Recovery lists the
+// key's claimants by it.
+const KeyLabel = "intentjournal.io/key"
+
+// KeyLabelValue returns the value of KeyLabel for key, an ID of the
+// Terraform resource type tfResource: the first 60 hex digits of the
+// SHA-256 of both, which fit a label value whatever the key holds.
+func KeyLabelValue(tfResource, key string) string {
+	sum := sha256.Sum256([]byte(tfResource + "\x00" + key))
+	return hex.EncodeToString(sum[:])[:60]
+}
+
+// templateKind is one observe-by-template kind: its finder and, with
+// WithVacantKeys, its KeyProbe.
+type templateKind struct {
+	r          *config.Resource
+	tmpl       *strategy.Template
+	kube       client.Client
+	setup      terraform.SetupFn
+	conn       managed.ExternalConnector
+	store      *tjcontroller.OperationTrackerStore
+	newManaged func() xpresource.Managed
+	// claims, when set, reads the claimants of a key (WithVacantKeys).
+	claims    client.Reader
+	claimants map[string][]schema.GroupVersionKind
+}
+
+// find is the observe-by-template Finder: the ID the template renders
+// from the managed resource's Terraform parameters (and setup, where the
+// template reads it), observed as the external name. A resource found at
+// the intent's VacantKey carries the key's other claimants.
+func (t *templateKind) find(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+	if c.Object == nil {
+		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+	}
+	mg := t.newManaged()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(c.Object.UnstructuredContent(), mg); err != nil {
+		return nil, errors.Wrap(err, "cannot convert the managed resource")
+	}
+	id, err := t.render(ctx, mg)
+	if err != nil {
+		return nil, err
+	}
+	found, err := ObserveAs(ctx, t.conn, t.store, c.Object, t.newManaged(), id)
+	if err != nil || len(found) == 0 || t.claims == nil || c.Intent.VacantKey != id {
+		return found, err
+	}
+	holders, err := t.otherClaimants(ctx, id, c.Object.GetUID())
+	if err != nil {
+		return nil, err
+	}
+	found[0].KeyChecked, found[0].KeyHolders = true, holders
+	return found, nil
+}
+
+// probe is the KeyProbe: it renders mg's key and observes it; when
+// nothing is there, it labels mg with the key's hash before it answers
+// vacant, so that a crash after the create leaves the claim where every
+// replica's recovery reads it.
+func (t *templateKind) probe(ctx context.Context, mg xpresource.Managed) (string, bool, error) {
+	id, err := t.render(ctx, mg)
+	if err != nil {
+		return "", false, err
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return "", false, errors.Wrap(err, "cannot convert the managed resource")
+	}
+	found, err := ObserveAs(ctx, t.conn, t.store, &unstructured.Unstructured{Object: u}, t.newManaged(), id)
+	if err != nil {
+		return "", false, err
+	}
+	if len(found) > 0 {
+		return id, false, nil
+	}
+	v := KeyLabelValue(t.r.Name, id)
+	if mg.GetLabels()[KeyLabel] == v {
+		return id, true, nil
+	}
+	obj := t.newManaged()
+	obj.SetName(mg.GetName())
+	obj.SetNamespace(mg.GetNamespace())
+	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, KeyLabel, v)
+	if err := t.kube.Patch(ctx, obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
+		return "", false, errors.Wrap(err, "cannot label the managed resource with the key it claims")
+	}
+	// Keep the reconciler's copy in step, so its own writes that follow
+	// (the critical annotations) do not conflict.
+	labels := mg.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[KeyLabel] = v
+	mg.SetLabels(labels)
+	mg.SetResourceVersion(obj.GetResourceVersion())
+	return id, true, nil
+}
+
+// render renders the kind's ID template for mg.
+func (t *templateKind) render(ctx context.Context, mg xpresource.Managed) (string, error) {
+	return RenderID(ctx, t.r, t.tmpl, mg, func(ctx context.Context) (map[string]any, error) {
+		ts, err := t.setup(ctx, t.kube, mg)
 		if err != nil {
-			return nil, err
+			return nil, errors.Wrap(err, "cannot build the Terraform setup")
 		}
-		return ObserveAs(ctx, conn, store, c.Object, newManaged(), id)
+		return ts.Map(), nil
 	})
+}
+
+// otherClaimants returns the managed resources of the kind's Terraform
+// resource type, but uid, labelled as claiming key: "Kind namespace/name".
+func (t *templateKind) otherClaimants(ctx context.Context, key string, uid types.UID) ([]string, error) {
+	sel := client.MatchingLabels{KeyLabel: KeyLabelValue(t.r.Name, key)}
+	var out []string
+	for _, gvk := range t.claimants[t.r.Name] {
+		l := &metav1.PartialObjectMetadataList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := t.claims.List(ctx, l, sel); err != nil {
+			return nil, errors.Wrapf(err, "cannot list the %s that claim %s", gvk.Kind, key)
+		}
+		for _, o := range l.Items {
+			if o.GetUID() == uid {
+				continue
+			}
+			name := o.GetName()
+			if ns := o.GetNamespace(); ns != "" {
+				name = ns + "/" + name
+			}
+			out = append(out, gvk.Kind+" "+name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // RenderID renders tmpl for the managed resource mg of kind r as upjet's

@@ -2,6 +2,7 @@ package upjetv2
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
@@ -11,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -151,5 +153,34 @@ func TestRecordFinderKinds(t *testing.T) {
 		if got != want {
 			t.Errorf("intentjournal_finder_kinds{strategy=%q} = %v, want %v", s, got, want)
 		}
+	}
+}
+
+// TestKeyLabelValue checks that every key, however long or odd, becomes a
+// valid label value, and that keys and Terraform types do not collide.
+func TestKeyLabelValue(t *testing.T) {
+	long := strings.Repeat("projects/p/managedZones/z/rrsets/", 20) + "www.example.com./A"
+	seen := map[string]string{}
+	for _, tc := range []struct{ tf, key string }{
+		{"google_dns_record_set", "projects/p/managedZones/z/rrsets/www.example.com./A"},
+		{"google_dns_record_set", "projects/p/managedZones/z/rrsets/www.example.com./AAAA"},
+		{"aws_route53_record", "projects/p/managedZones/z/rrsets/www.example.com./A"},
+		{"google_dns_record_set", long},
+		{"google_dns_record_set", ""},
+	} {
+		v := KeyLabelValue(tc.tf, tc.key)
+		if errs := validation.IsValidLabelValue(v); len(errs) > 0 {
+			t.Errorf("KeyLabelValue(%q, %q) = %q, not a label value: %v", tc.tf, tc.key, v, errs)
+		}
+		if v != KeyLabelValue(tc.tf, tc.key) {
+			t.Errorf("KeyLabelValue(%q, %q) is not stable", tc.tf, tc.key)
+		}
+		if prev, ok := seen[v]; ok {
+			t.Errorf("KeyLabelValue(%q, %q) = %q, the same as for %s", tc.tf, tc.key, v, prev)
+		}
+		seen[v] = tc.tf + " " + tc.key
+	}
+	if errs := validation.IsQualifiedName(KeyLabel); len(errs) > 0 {
+		t.Errorf("KeyLabel %q is not a label key: %v", KeyLabel, errs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis"
@@ -46,6 +47,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		reason string
 		opts   []upjetv2.FindersOption
 		want   map[string]strategy.Strategy
+		probes []string // the kinds with a KeyProbe
 	}{
 		"WithTemplateAndLister": {
 			reason: "the test bed's main: the Bucket by its name, the Record by its template, the tagged kinds by tags",
@@ -59,6 +61,20 @@ func TestNewFindersTestBed(t *testing.T) {
 				"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
 				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
 			},
+		},
+		"WithVacantKeys": {
+			reason: "the key-vacant proof probes the key of every observe-by-template kind, and of no other",
+			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithTagLister(lister), upjetv2.WithVacantKeys(fake.NewFakeClient())},
+			want: map[string]strategy.Strategy{
+				"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
+				"Network.fakecloud.intentjournal.io":     strategy.ListByTags,
+				"RecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
+				"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+				"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+				"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
+				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
+			},
+			probes: []string{"Record.fakecloud.m.intentjournal.io"},
 		},
 		"NoTemplateNoLister": {
 			reason: "without its template the Record is report-only, and without a lister so are the tagged kinds; the Bucket, whose ID is its name, needs neither",
@@ -91,6 +107,13 @@ func TestNewFindersTestBed(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nstrategies: -want +got:\n%s", tc.reason, diff)
+			}
+			var probes []string
+			for gk := range d.Probes {
+				probes = append(probes, gk.String())
+			}
+			if diff := cmp.Diff(tc.probes, probes); diff != "" {
+				t.Errorf("%s\nkinds with a key probe: -want +got:\n%s", tc.reason, diff)
 			}
 			if len(d.Kinds) != len(tc.want) {
 				t.Errorf("Kinds = %v, want one per kind (%d)", d.Kinds, len(tc.want))

@@ -173,7 +173,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	}
 	// intentjournal: open the journal (taking its lock) and add the
 	// recovery pass before the manager starts, with the finders derived
-	// from both scopes' upjet configuration: the Record's ID template, and
+	// from both scopes' upjet configuration: the Record's ID template
+	// (and its key probe, which proves a Record ours after a crash), and
 	// the fake cloud's tag lister for the tagged kinds. The Bucket, named
 	// by its external name, needs neither: it is observed by name.
 	var ij *upjetv2.Adapter
@@ -188,6 +189,10 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			// The RecordSet is unique by zone and name, though the cloud
 			// assigns its ID: upjet's configuration cannot say so.
 			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
+			// The Record has no tags: what its create's key probe saw free
+			// proves it ours after a crash, unless another managed
+			// resource in any shard claims the same key.
+			upjetv2.WithVacantKeys(mgr.GetAPIReader()),
 			upjetv2.WithFindersLogger(zl))
 		if err != nil {
 			return err
@@ -209,6 +214,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			ReconcileTimeout:      o.reconcileTimeout,
 			Kinds:                 finders.Kinds,
 			Finders:               finders.Finders,
+			KeyProbes:             finders.Probes,
 			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
 			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans, Concurrency: o.recoveryConcurrency},
 			ReportPath:            o.recoveryReport,
