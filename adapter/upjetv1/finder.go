@@ -52,8 +52,8 @@ func NewObserveFinder(connecter managed.ExternalConnecter, store *tjcontroller.O
 // It returns the resource with the tags the observation reports, or
 // nothing when it does not exist. It removes mg's entry from store, the
 // connecter's own OperationTrackerStore, before it returns. It is the
-// lookup of NewObserveFinder, and of the upjet v2 adapter's derived
-// finders, which choose name differently.
+// lookup of NewObserveFinder, and of NewFinders' observe-by-template
+// finder, which chooses name differently.
 func ObserveAs(ctx context.Context, connecter managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
 		return nil, errors.Wrap(err, "cannot convert the managed resource")

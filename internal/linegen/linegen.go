@@ -29,12 +29,17 @@ type Set struct {
 // Sets are the files generated for the v2 line.
 var Sets = []Set{
 	{
-		// The adapter: everything but the callback and the intent keys.
+		// The adapter: everything but the callback and the intent keys;
+		// the derived finders (NewFinders, KindFacts) and their pure
+		// tests too. The test bed tests (finders_testbed_test.go) are
+		// written per line: the test beds' kinds differ.
 		From: "adapter/upjetv1",
 		To:   "adapter/upjetv2",
 		Files: []string{
 			"adapter.go", "annotation.go", "classify.go", "connector.go", "finder.go",
-			"hold.go", "kind.go", "metrics.go", "requeue.go", "scaleout.go", "tagger.go",
+			"finders.go", "hold.go", "kind.go", "kindfacts.go", "metrics.go", "requeue.go",
+			"scaleout.go", "tagger.go",
+			"finders_test.go", "kindfacts_test.go", "metrics_doc_test.go",
 		},
 	},
 	{

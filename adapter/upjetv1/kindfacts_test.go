@@ -1,0 +1,111 @@
+package upjetv1
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/crossplane/upjet/pkg/config"
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
+
+	"github.com/intentjournal/intentjournal/recovery/strategy"
+)
+
+func TestKindFacts(t *testing.T) {
+	tagged := &schema.Resource{Schema: map[string]*schema.Schema{
+		"cidr_block": {Type: schema.TypeString, Required: true},
+		"tags":       {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"tags_all":   {Type: schema.TypeMap, Computed: true, Elem: &schema.Schema{Type: schema.TypeString}},
+	}}
+	labelled := &schema.Resource{Schema: map[string]*schema.Schema{
+		"labels":           {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"user_labels":      {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"effective_labels": {Type: schema.TypeMap, Computed: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"label_count":      {Type: schema.TypeInt, Optional: true},
+	}}
+	untagged := &schema.Resource{Schema: map[string]*schema.Schema{
+		"managed_zone": {Type: schema.TypeString, Required: true},
+	}}
+	failing := config.IdentifierFromProvider
+	failing.DisableNameInitializer = false
+	failing.GetIDFn = func(context.Context, string, map[string]any, map[string]any) (string, error) {
+		return "", errors.New("needs the provider's client")
+	}
+	cases := map[string]struct {
+		reason string
+		r      *config.Resource
+		want   strategy.Facts
+		// wantStrategy is what strategy.Classify makes of the facts
+		// with no templates.
+		wantStrategy strategy.Strategy
+	}{
+		"NameAsIdentifier": {
+			reason:       "the external name is the name argument and the ID",
+			r:            &config.Resource{Name: "aws_iam_role", ExternalName: config.NameAsIdentifier, TerraformResource: tagged},
+			want:         strategy.Facts{TerraformResource: "aws_iam_role", IDKnownBeforeCreate: true, ExternalNameConfig: "NameAsIdentifier", TagFields: []string{"tags"}},
+			wantStrategy: strategy.ObserveByName,
+		},
+		"ParameterAsIdentifier": {
+			reason: "the external name is another argument and the ID",
+			r:      &config.Resource{Name: "aws_accessanalyzer_analyzer", ExternalName: config.ParameterAsIdentifier("analyzer_name"), TerraformResource: untagged},
+			want: strategy.Facts{TerraformResource: "aws_accessanalyzer_analyzer", IDKnownBeforeCreate: true,
+				ExternalNameConfig: "ParameterAsIdentifier", Detail: `"analyzer_name"`},
+			wantStrategy: strategy.ObserveByName,
+		},
+		"IdentifierFromProvider": {
+			reason:       "no external name before the create: the cloud assigns the ID; tags make it listable",
+			r:            &config.Resource{Name: "aws_vpc", ExternalName: config.IdentifierFromProvider, TerraformResource: tagged},
+			want:         strategy.Facts{TerraformResource: "aws_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}},
+			wantStrategy: strategy.ListByTags,
+		},
+		"IdentifierFromProviderNoTags": {
+			reason:       "the public report's kind: cloud-assigned, no labels",
+			r:            &config.Resource{Name: "google_dns_record_set", ExternalName: config.IdentifierFromProvider, TerraformResource: untagged},
+			want:         strategy.Facts{TerraformResource: "google_dns_record_set", ExternalNameConfig: "IdentifierFromProvider"},
+			wantStrategy: strategy.ReportOnly,
+		},
+		"TemplatedBound": {
+			reason: "a template with the external name set into an argument",
+			r: &config.Resource{Name: "google_dns_managed_zone", TerraformResource: labelled,
+				ExternalName: config.TemplatedStringAsIdentifier("name", "projects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}")},
+			want: strategy.Facts{TerraformResource: "google_dns_managed_zone", IDKnownBeforeCreate: true,
+				ExternalNameConfig: "Templated:params/setup+bound-name", TagFields: []string{"labels", "userLabels"}},
+			wantStrategy: strategy.ObserveByName,
+		},
+		"TemplatedParamsOnly": {
+			reason: "a template of arguments and setup alone",
+			r: &config.Resource{Name: "aws_account_alternate_contact",
+				ExternalName: config.TemplatedStringAsIdentifier("", "{{ .parameters.alternate_contact_type }}")},
+			want: strategy.Facts{TerraformResource: "aws_account_alternate_contact", IDKnownBeforeCreate: true,
+				ExternalNameConfig: "Templated:params/setup-only"},
+			wantStrategy: strategy.ObserveByName,
+		},
+		"TemplatedUnbound": {
+			reason: "a template of an external name no argument holds: the cloud's ID",
+			r: &config.Resource{Name: "aws_codeartifact_domain", TerraformResource: tagged,
+				ExternalName: config.TemplatedStringAsIdentifier("", "arn:aws:codeartifact:{{ .setup.configuration.region }}:domain/{{ .external_name }}")},
+			want: strategy.Facts{TerraformResource: "aws_codeartifact_domain", ExternalNameConfig: "Templated:unbound-name",
+				TagFields: []string{"tags"}},
+			wantStrategy: strategy.ListByTags,
+		},
+		"CustomFailing": {
+			reason: "a GetIDFn that cannot run on spec and setup alone is taken as cloud-assigned",
+			r:      &config.Resource{Name: "aws_custom", ExternalName: failing},
+			want: strategy.Facts{TerraformResource: "aws_custom", ExternalNameConfig: "custom:GetIDFn needs more than spec and setup",
+				Detail: "needs the provider's client"},
+			wantStrategy: strategy.ReportOnly,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := KindFacts(tc.r)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nKindFacts (-want +got):\n%s", tc.reason, diff)
+			}
+			if s := strategy.Classify(got, strategy.Templates{}).Strategy; s != tc.wantStrategy {
+				t.Errorf("%s\nClassify(KindFacts): %s, want %s", tc.reason, s, tc.wantStrategy)
+			}
+		})
+	}
+}
