@@ -13,6 +13,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/pkg/ratelimiter"
 	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/pkg/statemetrics"
+	ujconfig "github.com/crossplane/upjet/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap"
@@ -141,9 +142,20 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		opts.Features.Enable(feature.EnableBetaManagementPolicies)
 	}
 	// intentjournal: open the journal (taking its lock) and add the
-	// recovery pass before the manager starts.
+	// recovery pass before the manager starts, with the finders derived
+	// from the upjet configuration: both kinds are listed by tags, through
+	// the fake cloud's tag lister.
 	var ij *upjetv1.Adapter
 	if o.intents() {
+		finders, err := upjetv1.NewFinders(mgr.GetClient(), scheme, opts.SetupFn, []*ujconfig.Provider{provider},
+			upjetv1.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())),
+			// The RecordSet is unique by zone and name, though the cloud
+			// assigns its ID: upjet's configuration cannot say so.
+			upjetv1.WithNameKeyed(fcrecovery.RecordSet),
+			upjetv1.WithFindersLogger(zl))
+		if err != nil {
+			return err
+		}
 		ij, err = upjetv1.Setup(mgr, upjetv1.Config{
 			JournalPath:           o.journal,
 			AnnotationOnly:        o.annotationOnly,
@@ -159,8 +171,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			OwnsRecheck:           o.scale.leaseDuration / 3,
 			RecoveryRetryInterval: o.scale.recoveryRetry,
 			ReconcileTimeout:      o.reconcileTimeout,
-			Kinds:                 fcrecovery.Kinds(),
-			Finders:               controller.RecoveryFinders(mgr.GetAPIReader()),
+			Kinds:                 finders.Kinds,
+			Finders:               finders.Finders,
 			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
 			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans, Concurrency: o.recoveryConcurrency},
 			ReportPath:            o.recoveryReport,

@@ -9,27 +9,30 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// RecoveryFinders returns the recovery Finders of the fake cloud's kinds
-// (see fcrecovery.Finders), each talking to the endpoint of the
-// ProviderConfig the candidate's create used, read through kube.
-func RecoveryFinders(kube client.Reader) map[schema.GroupKind]recovery.Finder {
-	out := map[schema.GroupKind]recovery.Finder{}
-	for _, gk := range []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network} {
-		out[gk] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-			fc, err := cloudFor(ctx, kube, c)
-			if err != nil {
-				return nil, err
-			}
-			return fcrecovery.Finders(fc)[gk].Find(ctx, c)
-		})
-	}
-	return out
+// RecoveryTagLister is the fake cloud's upjetv1.TagLister, the one piece
+// of the derived finders (upjetv1.NewFinders) a provider writes per cloud:
+// it lists the query's Terraform resource type by tags
+// (fcrecovery.TagLister) in the fake cloud of the candidate's
+// ProviderConfig, read through kube.
+func RecoveryTagLister(kube client.Reader) upjetv1.TagLister {
+	return upjetv1.TagListerFn(func(ctx context.Context, q upjetv1.TagQuery) ([]recovery.ExternalResource, error) {
+		fc, err := cloudFor(ctx, kube, q.Candidate)
+		if err != nil {
+			return nil, err
+		}
+		list, err := fcrecovery.TagLister(fc, q.TerraformResource)
+		if err != nil {
+			return nil, err
+		}
+		return list(ctx, q.Tags)
+	})
 }
 
 // RecoveryDeleters returns the Deleter of each kind, for recovery's
