@@ -24,6 +24,7 @@ const (
 	errResolve        = "cannot create: cannot resolve the earlier create intent"
 	errResolved       = "cannot create: the earlier create intent was resolved as %s; observing afresh"
 	errBuildIntent    = "cannot create: cannot build the create intent"
+	errProbe          = "cannot create yet: cannot read whether the key this create will take is free"
 	errBegin          = "cannot create: cannot record the create intent"
 	errAnnotate       = "cannot create: cannot annotate the create intent"
 	errSettleEarlier  = "cannot create: cannot settle the earlier rejected create"
@@ -144,7 +145,9 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 	if err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errBuildIntent)
 	}
-	in.VacantKey = k.probeKey(ctx, mg)
+	if in.VacantKey, err = k.probeKey(ctx, mg); err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errProbe)
+	}
 	if h := k.a.beginHook; h != nil {
 		if err := h(ctx, in); err != nil {
 			return managed.ExternalCreation{}, errors.Wrap(err, errBegin)
@@ -208,7 +211,8 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 
 // KeyProbe reads, just before a create's intent is begun, the key the
 // create will take (for an observe-by-template kind, the Terraform ID its
-// template renders from the spec), and whether nothing holds it now. A
+// template renders from the spec), and whether nothing holds it now. An
+// error fails the create, which the reconciler retries. A
 // probe that answers vacant must first make its managed resource's claim
 // on the key visible to every replica's recovery (the upjet v2 probe
 // labels it with the key's hash), so that recovery can tell whether
@@ -229,25 +233,26 @@ func (fn KeyProbeFn) ProbeKey(ctx context.Context, mg resource.Managed) (string,
 var _ KeyProbe = KeyProbeFn(nil)
 
 // probeKey returns the key the kind's KeyProbe read free for mg's
-// create, or "" when the kind has no probe, the key is held, or the probe
-// failed: the create goes ahead, without the key-vacant proof.
-func (k *Kind) probeKey(ctx context.Context, mg resource.Managed) string {
+// create, or "" when the kind has no probe or the key is held (the create
+// goes ahead without the key-vacant proof, and will meet "already
+// exists"). A probe that fails fails the create, which is retried: every
+// create of a probed kind carries the proof, so a crash never leaves one
+// for an operator that the probe would have proven.
+func (k *Kind) probeKey(ctx context.Context, mg resource.Managed) (string, error) {
 	p := k.a.probes[k.gvk.GroupKind()]
 	if p == nil {
-		return ""
+		return "", nil
 	}
 	key, vacant, err := p.ProbeKey(ctx, mg)
 	switch {
 	case err != nil:
-		k.a.log.Warn("cannot probe the key this create will take; should the provider die before the create settles, recovery reports what it finds there instead of adopting it",
-			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.Error(err))
-		return ""
+		return "", err
 	case !vacant:
 		k.a.log.Info("the key this create will take is held already; creating anyway, the cloud decides",
 			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.String("key", key))
-		return ""
+		return "", nil
 	}
-	return key
+	return key, nil
 }
 
 // notStarted reports whether an async connector's Create error means the

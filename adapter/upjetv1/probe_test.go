@@ -15,8 +15,8 @@ import (
 )
 
 // TestProbeKey: the intent records a key only when the kind's probe read
-// it free; a held key or a failed probe costs the create only the mark,
-// and says so at info or warn level.
+// it free; a held key costs the create only the mark, and says so; a
+// failed probe fails the create.
 func TestProbeKey(t *testing.T) {
 	gvk := v1alpha1.RecordSet_GroupVersionKind
 	const key = "zones/z/records/www/A"
@@ -24,24 +24,25 @@ func TestProbeKey(t *testing.T) {
 		return KeyProbeFn(func(context.Context, resource.Managed) (string, bool, error) { return key, vacant, err })
 	}
 	cases := map[string]struct {
-		reason string
-		probes map[schema.GroupKind]KeyProbe
-		want   string
-		logged string // the level of the one line logged, "" for none
+		reason  string
+		probes  map[schema.GroupKind]KeyProbe
+		want    string
+		wantErr bool
+		logged  string // the level of the one line logged, "" for none
 	}{
 		"NoProbe":   {reason: "a kind with no probe records no key", want: ""},
 		"OtherKind": {reason: "another kind's probe is not this kind's", probes: map[schema.GroupKind]KeyProbe{{Group: "x.io", Kind: "Other"}: probe(true, nil)}, want: ""},
 		"Vacant":    {reason: "a key read free is recorded", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, nil)}, want: key},
 		"Held":      {reason: "a held key is not: the create will meet 'already exists'", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(false, nil)}, want: "", logged: "info"},
-		"Failed":    {reason: "a failed probe records nothing and warns", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, errors.New("read timed out"))}, want: "", logged: "warn"},
+		"Failed":    {reason: "a failed probe fails the create, to be retried", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, errors.New("read timed out"))}, want: "", wantErr: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			core, logs := observer.New(zap.InfoLevel)
 			k := &Kind{a: &Adapter{probes: tc.probes, log: zap.New(core)}, gvk: gvk}
 			mg := &v1alpha1.RecordSet{ObjectMeta: metav1.ObjectMeta{Name: "www"}}
-			if got := k.probeKey(context.Background(), mg); got != tc.want {
-				t.Errorf("%s\nprobeKey = %q, want %q", tc.reason, got, tc.want)
+			if got, err := k.probeKey(context.Background(), mg); got != tc.want || (err != nil) != tc.wantErr {
+				t.Errorf("%s\nprobeKey = %q, %v; want %q, error %t", tc.reason, got, err, tc.want, tc.wantErr)
 			}
 			var levels []string
 			for _, e := range logs.All() {

@@ -65,7 +65,7 @@ type Config struct {
 	// key goes into the intent as VacantKey: what sits at it after a
 	// crash is then the create's own (recovery.ProofKeyVacant) when no
 	// other managed resource holds or intends the key. A probe that fails
-	// costs the create only that proof.
+	// fails the create, which is retried.
 	KeyProbes map[schema.GroupKind]KeyProbe
 	// Policy tunes recovery.
 	Policy recovery.Policy
