@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -36,18 +35,9 @@ const perNamespaceBucket = 15
 // after the restart, every MR Ready, unpaused and bound to the bucket
 // that carries its own UID.
 func TestWrappedProviderCrashName(t *testing.T) {
-	bins := BuildBinaries(t)
-	const createLatency = 3 * time.Second
-	dir := t.TempDir()
-	report := filepath.Join(dir, "recovery-report.json")
-	journalPath := filepath.Join(dir, "intents.db")
-	tb := New(t, bins, Options{
-		FakeCloudArgs: []string{fmt.Sprintf(`--faults={"latency":{"create":%q}}`, createLatency)},
-		ProviderArgs: []string{"--max-reconcile-rate=100", "--journal=" + journalPath,
-			"--recovery-report=" + report},
-		Namespaces: namespaces,
-	})
-	cl, fc, prov := tb.Cluster, tb.FakeCloud, tb.Provider
+	b := newStrategyBed(t)
+	cl, fc, prov := b.Cluster, b.FakeCloud, b.Provider
+	report := b.Report
 	const total = perNamespaceBucket * 2
 	for _, ns := range namespaces {
 		for i := range perNamespaceBucket {
@@ -55,17 +45,8 @@ func TestWrappedProviderCrashName(t *testing.T) {
 		}
 	}
 	buckets := []func() resource.ManagedList{NamespacedBuckets}
-	Eventually(t, time.Minute, 50*time.Millisecond, "every async create to be dispatched", func() (bool, error) {
-		for _, mg := range listAll(t, cl, buckets) {
-			if meta.GetExternalCreateSucceeded(mg).IsZero() {
-				return false, nil
-			}
-		}
-		return true, nil
-	})
-	prov.Kill()
-	killedAt := time.Now()
-	inFlight := unsettledIntents(t, journalPath)
+	killedAt := b.killWhenDispatched(t, buckets...)
+	inFlight := unsettledIntents(t, b.Journal)
 	t.Logf("at SIGKILL: %d of %d creates in flight (unsettled intents in the journal)", len(inFlight), total)
 	if len(inFlight) == 0 {
 		t.Fatal("no create was in flight at SIGKILL: the test shows nothing")
@@ -80,10 +61,7 @@ func TestWrappedProviderCrashName(t *testing.T) {
 				Key(mg), in.ExternalName, ExternalName(mg), mg.GetName())
 		}
 	}
-	Eventually(t, 2*createLatency, 100*time.Millisecond, "the fake cloud to commit every create", func() (bool, error) {
-		return fc.Stats(t).Kinds[fakecloud.KindBuckets].Creates == total, nil
-	})
-	conflictsAtRestart := fc.Stats(t).Kinds[fakecloud.KindBuckets].Conflicts
+	conflictsAtRestart := b.waitCommitted(t, fakecloud.KindBuckets, total)
 
 	// The first boot's report (a pass with nothing to do) goes, so that
 	// the report read below is the restarted provider's: a Bucket has its
