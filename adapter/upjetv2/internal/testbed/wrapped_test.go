@@ -35,7 +35,13 @@ func TestWrappedProviderCrash(t *testing.T) {
 		{name: "Deterministic", args: []string{"--deterministic-external-name"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			const createLatency = 3 * time.Second
+			// Longer than the strategy tests' createLatency: 60 MRs of
+			// both scopes take up to 2.5 s to all be dispatched here (the
+			// framework-served Addresses last, about 20 a second), and
+			// at 3 s the first creates then often ended before the last
+			// was dispatched: on a quiet machine, 4 of 8 runs of 0c5ec11
+			// killed the provider with no cluster-scoped create in flight.
+			const createLatency = 8 * time.Second
 			dir := t.TempDir()
 			report := filepath.Join(dir, "recovery-report.json")
 			tb := New(t, bins, Options{
