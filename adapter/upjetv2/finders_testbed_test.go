@@ -43,6 +43,16 @@ func TestNewFindersTestBed(t *testing.T) {
 		t.Fatal(err)
 	}
 	lister := upjetv2.TagListerFn(nil)
+	// derived is what the test bed's main.go derives.
+	derived := map[string]strategy.Strategy{
+		"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
+		"Network.fakecloud.intentjournal.io":     strategy.ListByTags,
+		"RecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
+		"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+		"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+		"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
+		"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
+	}
 	cases := map[string]struct {
 		reason string
 		opts   []upjetv2.FindersOption
@@ -52,28 +62,12 @@ func TestNewFindersTestBed(t *testing.T) {
 		"WithTemplateAndLister": {
 			reason: "the test bed's main: the Bucket by its name, the Record by its template, the tagged kinds by tags",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithTagLister(lister)},
-			want: map[string]strategy.Strategy{
-				"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
-				"Network.fakecloud.intentjournal.io":     strategy.ListByTags,
-				"RecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
-				"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-				"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-				"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
-				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
-			},
+			want:   derived,
 		},
 		"WithVacantKeys": {
 			reason: "the key-vacant proof probes the key of every observe-by-template kind, and of no other",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithTagLister(lister), upjetv2.WithVacantKeys(fake.NewFakeClient())},
-			want: map[string]strategy.Strategy{
-				"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
-				"Network.fakecloud.intentjournal.io":     strategy.ListByTags,
-				"RecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
-				"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-				"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-				"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
-				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
-			},
+			want:   derived,
 			probes: []string{"Record.fakecloud.m.intentjournal.io"},
 		},
 		"NoTemplateNoLister": {
