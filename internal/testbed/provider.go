@@ -1,8 +1,16 @@
 package testbed
 
 import (
+	"errors"
+	"os/exec"
 	"testing"
 )
+
+// ExitPriorityQueueHang is provider-fakecloud's exit code when its
+// graceful stop hung in controller-runtime's priority queue
+// (kubernetes-sigs/controller-runtime#3538), after everything of
+// intentjournal's had stopped: its flags.go's exitPriorityQueueHang.
+const ExitPriorityQueueHang = 3
 
 // Provider is a running cmd/provider-fakecloud child process.
 type Provider struct {
@@ -30,6 +38,22 @@ func StartNamedProvider(t testing.TB, name, bin, kubeconfig string, args ...stri
 	p := startProvider(t, name, bin, kubeconfig, args)
 	t.Logf("testbed: provider %s started (pid %d)", name, p.Pid())
 	return p
+}
+
+// Terminate sends SIGTERM and waits for the provider to exit, as
+// Process.Terminate does, but takes a stop that hung in controller-runtime's
+// priority queue (ExitPriorityQueueHang) for a clean one, and logs it: an
+// upstream deadlock of the v2 line's controller-runtime, out of this
+// repository's reach, which leaves nothing of intentjournal's undone.
+// Any other non-zero exit is an error.
+func (p *Provider) Terminate() error {
+	p.t.Helper()
+	err := p.Process.Terminate()
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ee.ExitCode() == ExitPriorityQueueHang {
+		p.t.Logf("testbed: %s's graceful stop hung in controller-runtime's priority queue (kubernetes-sigs/controller-runtime#3538); taken as clean", p.name)
+		return nil
+	}
+	return err
 }
 
 func startProvider(t testing.TB, name, bin, kubeconfig string, args []string) *Provider {

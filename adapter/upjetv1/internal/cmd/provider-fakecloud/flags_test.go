@@ -204,3 +204,41 @@ func TestRunMainExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// TestPriorityQueueHang: only a dump whose priority queue is blocked
+// handing an item out (controller-runtime#3538) is that deadlock; a
+// worker waiting for the queue's lock, or the hand-off goroutine in any
+// other state, is not. The blocks are cut from a dump of a provider whose
+// graceful stop hung in TestRollingRestart.
+func TestPriorityQueueHang(t *testing.T) {
+	const handOff = `goroutine 294 [chan send]:
+sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue.(*priorityqueue[...]).handleReadyItems.func1.1()
+	/root/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.23.3/pkg/controller/priorityqueue/priorityqueue.go:400 +0x28d
+sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue.(*priorityqueue[...]).handleReadyItems(0x254f020)
+	/root/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.23.3/pkg/controller/priorityqueue/priorityqueue.go:408 +0x29`
+	const idleHandOff = `goroutine 294 [select]:
+sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue.(*priorityqueue[...]).handleReadyItems(0x254f020)
+	/root/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.23.3/pkg/controller/priorityqueue/priorityqueue.go:360 +0x29`
+	const worker = `goroutine 930 [sync.Mutex.Lock]:
+sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue.(*priorityqueue[...]).Done(0x254f020, {})
+	/root/go/pkg/mod/sigs.k8s.io/controller-runtime@v0.23.3/pkg/controller/priorityqueue/priorityqueue.go:468 +0x87`
+	const otherSend = `goroutine 12 [chan send]:
+main.feed()
+	/src/main.go:10 +0x1d`
+	cases := map[string]struct {
+		dump string
+		want bool
+	}{
+		"HandOffBlocked":   {dump: worker + "\n\n" + handOff + "\n\n" + otherSend, want: true},
+		"HandOffIdle":      {dump: worker + "\n\n" + idleHandOff, want: false},
+		"OtherChannelSend": {dump: otherSend + "\n\n" + worker, want: false},
+		"Empty":            {dump: "", want: false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := priorityQueueHang(tc.dump); got != tc.want {
+				t.Errorf("priorityQueueHang = %t, want %t", got, tc.want)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"strings"
 
 	"go.uber.org/zap"
 	"k8s.io/client-go/transport"
@@ -55,14 +56,43 @@ func beginFailpoint() func(context.Context, journal.Intent) error {
 	return func(context.Context, journal.Intent) error { return errBeginFailpoint }
 }
 
+// errPriorityQueueHang is a graceful stop that ran out of time because
+// controller-runtime's priority queue deadlocked
+// (kubernetes-sigs/controller-runtime#3538; fixed in v0.25.2, and upjet
+// v2.3.0 builds on v0.23): a worker parked in Get returned on the queue's
+// done channel without taking the item handed to it, so the hand-off
+// blocks holding the lock every other worker's Done waits for. Nothing of
+// intentjournal's is left undone: the journal closes before the
+// controllers stop.
+var errPriorityQueueHang = errors.New("the graceful stop hung in controller-runtime's priority queue (kubernetes-sigs/controller-runtime#3538)")
+
 // dumpGoroutines logs the stack of every goroutine: what a manager whose
-// graceful stop timed out was still running.
-func dumpGoroutines(log *zap.Logger) {
+// graceful stop timed out was still running. It returns
+// errPriorityQueueHang when the dump shows that deadlock, else nil.
+func dumpGoroutines(log *zap.Logger) error {
 	var b bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&b, 2); err != nil {
 		log.Error("cannot dump the goroutines", zap.Error(err))
-		return
+		return nil
 	}
 	log.Error("the manager did not stop in time; goroutines follow")
 	_, _ = os.Stderr.Write(b.Bytes())
+	if priorityQueueHang(b.String()) {
+		log.Error("the stop hung in controller-runtime's priority queue, not in intentjournal", zap.Error(errPriorityQueueHang))
+		return errPriorityQueueHang
+	}
+	return nil
+}
+
+// priorityQueueHang reports whether a goroutine dump (pprof's debug=2
+// form) shows controller-runtime's priority queue blocked handing an item
+// to a worker: its handleReadyItems goroutine in a channel send.
+func priorityQueueHang(dump string) bool {
+	for _, g := range strings.Split(dump, "\n\n") {
+		head, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(head, "[chan send") && strings.Contains(g, "priorityqueue.(*priorityqueue[...]).handleReadyItems") {
+			return true
+		}
+	}
+	return false
 }

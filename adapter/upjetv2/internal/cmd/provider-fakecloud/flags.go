@@ -30,6 +30,11 @@ const (
 	exitOK    = 0 // clean shutdown, e.g. on SIGTERM
 	exitError = 1 // the manager could not be built or failed while running
 	exitUsage = 2 // bad flags
+	// exitPriorityQueueHang: the graceful stop hung in controller-runtime's
+	// priority queue, an upstream deadlock (errPriorityQueueHang), after
+	// everything of intentjournal's had stopped. internal/testbed's
+	// ExitPriorityQueueHang is the same number.
+	exitPriorityQueueHang = 3
 )
 
 // leaderElectionID is the Lease name the provider's replicas compete for.
@@ -167,6 +172,9 @@ func runMain(ctx context.Context, args []string, stderr io.Writer) int {
 	defer zl.Sync() //nolint:errcheck // nothing useful to do on a failed flush of stderr
 	if err := run(ctx, zl, o); err != nil {
 		zl.Error("Provider failed", zap.Error(err))
+		if errors.Is(err, errPriorityQueueHang) {
+			return exitPriorityQueueHang
+		}
 		return exitError
 	}
 	zl.Info("Provider stopped")

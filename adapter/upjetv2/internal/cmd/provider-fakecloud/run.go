@@ -23,7 +23,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	ctrlconfig "sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
@@ -117,19 +116,8 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		RetryPeriod:                         ptrTo(min(2*time.Second, o.scale.leaseDuration/4)),
 		Scheme:                              scheme,
 		Cache:                               cache.Options{SyncPeriod: &o.syncPeriod, ByObject: so.byObject},
-		// controller-runtime v0.23.3's priority queue, on by default, can
-		// deadlock at shutdown (kubernetes-sigs/controller-runtime#3538;
-		// the fix, #3540, is in v0.25.2, not in v0.24.1, and upjet v2.3.0
-		// builds on v0.23): a worker parked in Get returns on
-		// the queue's done channel without taking the item handed to it,
-		// the hand-off blocks holding the queue's lock, and every other
-		// worker waits for that lock until the manager's 30 s graceful
-		// stop gives up and the provider exits 1. The scale-out tests
-		// check that every replica stops cleanly, and 1 run in 6 failed
-		// that way; the classic workqueue has no such hand-off.
-		Controller:             ctrlconfig.Controller{UsePriorityQueue: ptrTo(false)},
-		Metrics:                metricsserver.Options{BindAddress: o.metricsBindAddress},
-		HealthProbeBindAddress: "0",
+		Metrics:                             metricsserver.Options{BindAddress: o.metricsBindAddress},
+		HealthProbeBindAddress:              "0",
 	})
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
@@ -274,8 +262,11 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			// The graceful stop ran out of time: say what still runs.
-			dumpGoroutines(zl)
+			// The graceful stop ran out of time: say what still runs,
+			// and whether it is controller-runtime's priority queue.
+			if herr := dumpGoroutines(zl); herr != nil {
+				return fmt.Errorf("cannot stop the controller manager: %w", herr)
+			}
 		}
 		return fmt.Errorf("cannot run controller manager: %w", err)
 	}
