@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/intentjournal/intentjournal/journal"
 )
 
 // Mode is the per-kind recovery policy.
@@ -130,7 +128,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	// the natural key: a resource found by tags alone blocks it too, and
 	// so does what no lookup finds (a tag lister cannot see a look-alike
 	// without our tags). Clearing would only meet the 409 again.
-	conflicted := c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict
+	conflicted := c.metConflict()
 	d := Decision{}
 	for i, r := range found {
 		all[i] = judged{r: r, v: Judge(c, r, skew)}

@@ -148,7 +148,7 @@ func judgeVacantKey(c *Candidate, r ExternalResource) (Verdict, bool) {
 	switch {
 	case key == "" || r.ID != key:
 		return Verdict{}, false
-	case c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict:
+	case c.metConflict():
 		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but the create met \"already exists\": another create took the key first", key)}, true
 	case c.SentUIDTag():
 		// The UID tag the create sent is the better proof, and r lacks it.
@@ -160,6 +160,12 @@ func judgeVacantKey(c *Candidate, r ExternalResource) (Verdict, bool) {
 			key, strings.Join(r.KeyHolders, ", "))}, true
 	}
 	return Verdict{Proof: ProofKeyVacant}, true
+}
+
+// metConflict reports whether the candidate's create met "already
+// exists": its intent settled failed, class conflict.
+func (c *Candidate) metConflict() bool {
+	return c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict
 }
 
 // tagsMatch reports whether have carries every expected crossplane tag.

@@ -39,8 +39,9 @@ func TestWrappedProviderCrash(t *testing.T) {
 			// both scopes take up to 2.5 s to all be dispatched here (the
 			// framework-served Addresses last, about 20 a second), and
 			// at 3 s the first creates then often ended before the last
-			// was dispatched: on a quiet machine, 4 of 8 runs of 0c5ec11
-			// killed the provider with no cluster-scoped create in flight.
+			// was dispatched: on a quiet machine, 4 of 12 subtest runs of
+			// 0c5ec11 killed the provider with no cluster-scoped create
+			// in flight.
 			const createLatency = 8 * time.Second
 			dir := t.TempDir()
 			report := filepath.Join(dir, "recovery-report.json")

@@ -215,12 +215,10 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		zap.String("leader-election-lease", so.lockName),
 		zap.String("host", cfg.Host))
 	if err := mgr.Start(ctx); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			// The graceful stop ran out of time: say what still runs,
-			// and whether it is controller-runtime's priority queue.
-			if herr := dumpGoroutines(zl); herr != nil {
-				return fmt.Errorf("cannot stop the controller manager: %w", herr)
-			}
+		// A graceful stop that ran out of time: say what still runs,
+		// and whether it is controller-runtime's priority queue.
+		if errors.Is(err, context.DeadlineExceeded) && priorityQueueHang(dumpGoroutines(zl)) {
+			return fmt.Errorf("cannot stop the controller manager: %w", errPriorityQueueHang)
 		}
 		return fmt.Errorf("cannot run controller manager: %w", err)
 	}

@@ -66,22 +66,18 @@ func beginFailpoint() func(context.Context, journal.Intent) error {
 // controllers stop.
 var errPriorityQueueHang = errors.New("the graceful stop hung in controller-runtime's priority queue (kubernetes-sigs/controller-runtime#3538)")
 
-// dumpGoroutines logs the stack of every goroutine: what a manager whose
-// graceful stop timed out was still running. It returns
-// errPriorityQueueHang when the dump shows that deadlock, else nil.
-func dumpGoroutines(log *zap.Logger) error {
+// dumpGoroutines writes the stack of every goroutine to stderr, what a
+// manager whose graceful stop timed out was still running, and returns
+// it ("" when it cannot be taken).
+func dumpGoroutines(log *zap.Logger) string {
 	var b bytes.Buffer
 	if err := pprof.Lookup("goroutine").WriteTo(&b, 2); err != nil {
 		log.Error("cannot dump the goroutines", zap.Error(err))
-		return nil
+		return ""
 	}
 	log.Error("the manager did not stop in time; goroutines follow")
 	_, _ = os.Stderr.Write(b.Bytes())
-	if priorityQueueHang(b.String()) {
-		log.Error("the stop hung in controller-runtime's priority queue, not in intentjournal", zap.Error(errPriorityQueueHang))
-		return errPriorityQueueHang
-	}
-	return nil
+	return b.String()
 }
 
 // priorityQueueHang reports whether a goroutine dump (pprof's debug=2
