@@ -76,8 +76,10 @@ func TakeoverOfIncompleteCreates(t *testing.T, line testbed.Line) {
 		t.Fatal(err)
 	}
 	lockedBefore := locked.GetAnnotations()
-	// Written a moment ago: its reconcile may still be running.
-	youngAt := time.Now()
+	// Written a moment ago: its reconcile may still be running. The mark
+	// has crossplane-runtime's second precision, and the grace runs from
+	// the mark as written, so the test measures from it too.
+	youngAt := time.Now().UTC().Truncate(time.Second)
 	young := incomplete(t, e, line.RecordSet("late-young", zoneOf(line)), youngAt)
 
 	get := func(obj *unstructured.Unstructured) *unstructured.Unstructured {
@@ -159,11 +161,12 @@ func incomplete(t *testing.T, e *env, obj *unstructured.Unstructured, pendingAt 
 	return obj
 }
 
-// youngStillIncomplete reports whether mg, marked pending at, is either
-// still incomplete or was resolved no earlier than grace after the mark.
+// youngStillIncomplete reports whether mg, marked pending at (a whole
+// second, as the mark is written), is either still incomplete or was
+// resolved no earlier than grace after the mark.
 func youngStillIncomplete(mg *unstructured.Unstructured, at time.Time, grace time.Duration) bool {
 	if createIncomplete(mg) {
 		return true
 	}
-	return time.Since(at.Truncate(time.Second)) >= grace
+	return time.Since(at) >= grace
 }
