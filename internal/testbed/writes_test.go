@@ -23,6 +23,9 @@ func TestCheckNoAddedWrites(t *testing.T) {
 		for _, n := range w.Clean {
 			out.Clean = append(out.Clean, n+1)
 		}
+		for _, n := range w.Unskipped {
+			out.Unskipped = append(out.Unskipped, n+1)
+		}
 		return out
 	}
 	all := func(xs ...int) WritesPerCreate { return WritesPerCreate{All: xs} }
@@ -32,6 +35,19 @@ func TestCheckNoAddedWrites(t *testing.T) {
 	// v1Today is the v1 subtest on 2026-11-25 (ci-final and a rerun):
 	// the callback's external-name patch is one write on every create.
 	v1Today := [2]WritesPerCreate{all(15, 13, 13, 13, 13, 15, 15, 13, 13, 13), all(16, 14, 14, 14, 16, 16, 14, 16, 14, 16)}
+	// v1StatusConflicts is the v1 subtest of a CI run on 2026-11-26: 8
+	// unwrapped creates met a 409 on the object, 2 of them skipping no
+	// pair (15); every wrapped create met its 409 on the status alone,
+	// skipping none (16). The least of each whole batch (16 against 13)
+	// compares the wrapped path with the unwrapped one's skip.
+	v1StatusConflicts := [2]WritesPerCreate{
+		{All: []int{13, 13, 15, 13, 13, 13, 15, 13, 15, 15}, Clean: []int{15, 15}, Unskipped: []int{15, 15}},
+		{All: []int{16, 16, 16, 16, 16, 16, 16, 16, 16, 16}, Unskipped: []int{16, 16, 16, 16, 16, 16, 16, 16, 16, 16}},
+	}
+	wholeBatches := func(w [2]WritesPerCreate) [2]WritesPerCreate {
+		w[0].Unskipped, w[1].Unskipped = nil, nil
+		return w
+	}
 	cases := []struct {
 		name               string
 		unwrapped, wrapped WritesPerCreate
@@ -47,6 +63,11 @@ func TestCheckNoAddedWrites(t *testing.T) {
 		{name: "one more write on every v1 create is caught", unwrapped: v1Alone[0], wrapped: plusOne(v1Alone[0]), wantErr: "at least 14"},
 		{name: "equal is fine", unwrapped: all(13, 13, 13), wrapped: all(13, 13, 13)},
 		{name: "a median more than a pair above is caught", unwrapped: all(11, 13, 13, 13, 13), wrapped: all(11, 17, 17, 17, 17), wantErr: "a median of 17.0 successful writes per create wrapped, 13.0 unwrapped"},
+		{name: "v1: status conflicts compared with creates that met none on the object", unwrapped: v1StatusConflicts[0], wrapped: v1StatusConflicts[1], added: 1},
+		{name: "v1: one more write is caught among creates that met no 409 on the object", unwrapped: v1StatusConflicts[0], wrapped: plusOne(v1StatusConflicts[1]), added: 1,
+			wantErr: "at least 17 successful writes per create wrapped, 15 unwrapped, of creates whose object writes met no 409"},
+		{name: "v1: with no such create in a batch, the whole batches' least decide", unwrapped: wholeBatches(v1StatusConflicts)[0], wrapped: wholeBatches(v1StatusConflicts)[1], added: 1,
+			wantErr: "at least 16 successful writes per create wrapped, 13 unwrapped"},
 		{name: "nothing counted", unwrapped: WritesPerCreate{}, wrapped: all(10), wantErr: "no create counted"},
 	}
 	for _, tc := range cases {

@@ -126,8 +126,8 @@ func TestWrappedProvider(t *testing.T) {
 				writes[i].Add(per[n])
 				t.Logf("  %s: %s", n, strings.Join(per[n].Seq, " "))
 			}
-			t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v",
-				wrapped, w, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean)
+			t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v; no 409 on the object: %v",
+				wrapped, w, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean, writes[i].Unskipped)
 		}
 		// On v1 the callback's external-name patch (the name persisted the
 		// moment it is known) is one write on every create: upjet v1's

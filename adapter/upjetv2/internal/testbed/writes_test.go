@@ -68,8 +68,8 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			writes[i].Add(per[name])
 			t.Logf("  %s: %s", name, strings.Join(per[name].Seq, " "))
 		}
-		t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v",
-			wrapped, n, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean)
+		t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409: %v; no 409 on the object: %v",
+			wrapped, n, len(names), writes[i].All, testbed.Median(writes[i].All), writes[i].Clean, writes[i].Unskipped)
 		t.Logf("API writes per Address create (framework connector), wrapped=%t: %v (median %.1f)", wrapped, addrs, testbed.Median(addrs))
 	}
 	if err := testbed.CheckNoAddedWrites(writes[0], writes[1], 0); err != nil {
