@@ -48,6 +48,7 @@ type options struct {
 	leaderElection           bool
 	leaderElectionNamespace  string
 	metricsBindAddress       string
+	pprofBindAddress         string
 	enableManagementPolicies bool
 	debug                    bool
 	// deleteOrphans sets recovery's delete-orphans policy.
@@ -94,6 +95,7 @@ func parseFlags(args []string, out io.Writer) (options, error) {
 	fs.BoolVar(&o.leaderElection, "leader-election", false, "Use leader election for the controller manager.")
 	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "crossplane-system", "Namespace of the leader election Lease; used with --leader-election outside a cluster.")
 	fs.StringVar(&o.metricsBindAddress, "metrics-bind-address", "127.0.0.1:8080", `Address the Prometheus metrics endpoint binds to; "0" disables it.`)
+	fs.StringVar(&o.pprofBindAddress, "pprof-bind-address", "", `Address the pprof endpoint (/debug/pprof/) binds to, e.g. 127.0.0.1:6060; empty or "0" disables it.`)
 	fs.BoolVar(&o.enableManagementPolicies, "enable-management-policies", true, "Enable support for Management Policies.")
 	fs.BoolVar(&o.debug, "debug", false, "Run with debug logging.")
 	fs.StringVar(&o.journal, "journal", "", "Path of the intent journal that makes creates crash-safe (on a persistent volume). Empty runs without it.")

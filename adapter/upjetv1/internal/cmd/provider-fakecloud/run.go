@@ -94,6 +94,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		Scheme:                              scheme,
 		Cache:                               cache.Options{SyncPeriod: &o.syncPeriod, ByObject: so.byObject},
 		Metrics:                             metricsserver.Options{BindAddress: o.metricsBindAddress},
+		PprofBindAddress:                    o.pprofBindAddress,
 		HealthProbeBindAddress:              "0",
 	})
 	if err != nil {
