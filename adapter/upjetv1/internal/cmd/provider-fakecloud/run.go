@@ -149,7 +149,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	var ij *upjetv1.Adapter
 	if o.intents() {
 		finders, err := upjetv1.NewFinders(mgr.GetClient(), scheme, opts.SetupFn, []*ujconfig.Provider{provider},
-			upjetv1.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())),
+			upjetv1.WithTagLister(controller.RecoveryTagLister(mgr.GetClient())),
 			// The RecordSet is unique by zone and name, though the cloud
 			// assigns its ID: upjet's configuration cannot say so.
 			upjetv1.WithNameKeyed(fcrecovery.RecordSet),
@@ -174,7 +174,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			ReconcileTimeout:      o.reconcileTimeout,
 			Kinds:                 finders.Kinds,
 			Finders:               finders.Finders,
-			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
+			Deleters:              controller.RecoveryDeleters(mgr.GetClient()),
 			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans, Concurrency: o.recoveryConcurrency},
 			ReportPath:            o.recoveryReport,
 			Logger:                zl,

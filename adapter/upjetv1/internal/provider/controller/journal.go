@@ -20,7 +20,9 @@ import (
 // of the derived finders (upjetv1.NewFinders) a provider writes per cloud:
 // it lists the query's Terraform resource type by tags
 // (fcrecovery.TagLister) in the fake cloud of the candidate's
-// ProviderConfig, read through kube.
+// ProviderConfig, read through kube: the manager's cached client, as upjet's own
+// Terraform setup reads it. A live read would add an API request to every
+// lookup of a recovery pass.
 func RecoveryTagLister(kube client.Reader) upjetv1.TagLister {
 	return upjetv1.TagListerFn(func(ctx context.Context, q upjetv1.TagQuery) ([]recovery.ExternalResource, error) {
 		fc, err := cloudFor(ctx, kube, q.Candidate)

@@ -186,7 +186,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 		}
 		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
-			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(controller.RecoveryTagLister(mgr.GetAPIReader())),
+			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(controller.RecoveryTagLister(mgr.GetClient())),
 			// The RecordSet is unique by zone and name, though the cloud
 			// assigns its ID: upjet's configuration cannot say so.
 			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
@@ -216,7 +216,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 			Kinds:                 finders.Kinds,
 			Finders:               finders.Finders,
 			KeyProbes:             finders.Probes,
-			Deleters:              controller.RecoveryDeleters(mgr.GetAPIReader()),
+			Deleters:              controller.RecoveryDeleters(mgr.GetClient()),
 			Policy:                recovery.Policy{DeleteOrphans: o.deleteOrphans, Concurrency: o.recoveryConcurrency},
 			ReportPath:            o.recoveryReport,
 			Logger:                zl,

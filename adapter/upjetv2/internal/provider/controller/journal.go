@@ -29,7 +29,9 @@ var kinds = []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network, fcrecov
 // of the derived finders (upjetv2.NewFinders) a provider writes per
 // cloud: it lists the query's Terraform resource type by tags
 // (fcrecovery.TagLister) in the fake cloud of the candidate's provider
-// config, read through kube.
+// config, read through kube: the manager's cached client, as upjet's own
+// Terraform setup reads it. A live read would add an API request to every
+// lookup of a recovery pass.
 func RecoveryTagLister(kube client.Reader) upjetv2.TagLister {
 	return upjetv2.TagListerFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
 		fc, err := cloudFor(ctx, kube, q.Candidate)
