@@ -65,7 +65,8 @@ type Store struct {
 	networks   table[Network, *Network]
 	addresses  table[Address, *Address]
 	buckets    table[Bucket, *Bucket]
-	byKey      map[zoneName]string // the natural keys of keyed tables, to IDs
+	byKey      map[zoneName]string            // the natural keys of keyed tables, to IDs
+	byTag      map[tagKey]map[string]struct{} // each tag of each kind, to the IDs that carry it
 	counters   map[string]*counters
 
 	wmu     sync.Mutex
@@ -92,6 +93,7 @@ func OpenStore(path string, opts ...StoreOption) (*Store, error) {
 		addresses:  table[Address, *Address]{},
 		buckets:    table[Bucket, *Bucket]{},
 		byKey:      map[zoneName]string{},
+		byTag:      map[tagKey]map[string]struct{}{},
 		counters:   map[string]*counters{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 		injected:   map[string]*injected{KindRecordSets: {}, KindNetworks: {}, KindAddresses: {}, KindBuckets: {}},
 	}
@@ -272,7 +274,7 @@ func (s *Store) listRecordSets(f RecordSetFilter) []RecordSet {
 		}
 		return out
 	}
-	return s.recordSets.list(f.match)
+	return s.recordSets.listTagged(s, f.Tags, f.match)
 }
 
 // CreateNetwork stores a new network and returns it with its ID and
@@ -313,7 +315,9 @@ func (s *Store) ListNetworks(f NetworkFilter) []Network {
 	return s.listNetworks(f)
 }
 
-func (s *Store) listNetworks(f NetworkFilter) []Network { return s.networks.list(f.match) }
+func (s *Store) listNetworks(f NetworkFilter) []Network {
+	return s.networks.listTagged(s, f.Tags, f.match)
+}
 
 // CreateAddress stores a new address and returns it with its ID and
 // CreatedAt set; in.ID and in.CreatedAt are ignored. Like networks,
@@ -349,7 +353,7 @@ func (s *Store) DeleteAddress(id string) error { return remove(s, s.addresses, i
 func (s *Store) ListAddresses(f AddressFilter) []Address {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.addresses.list(f.match)
+	return s.addresses.listTagged(s, f.Tags, f.match)
 }
 
 // CreateBucket stores a new bucket and returns it with its ID and
@@ -401,7 +405,7 @@ func (s *Store) listBuckets(f BucketFilter) []Bucket {
 		}
 		return out
 	}
-	return s.buckets.list(f.match)
+	return s.buckets.listTagged(s, f.Tags, f.match)
 }
 
 // noteInjected counts an injected fault for kind; fault is one of

@@ -2,6 +2,7 @@ package fakecloud
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -207,4 +208,108 @@ func TestStoreBuckets(t *testing.T) {
 	if diff := cmp.Diff(want, s.Stats().Kinds[KindBuckets]); diff != "" {
 		t.Errorf("-want, +got:\n%s", diff)
 	}
+}
+
+// TestStoreListByTags checks the tag index against a scan of every object:
+// after creates, tag updates, deletes and a reopen, each query by tags
+// returns what the scan returns.
+func TestStoreListByTags(t *testing.T) {
+	s := newTestStore(t)
+	tags := func(team, name string) map[string]string {
+		return map[string]string{"crossplane-kind": "network", "team": team, "crossplane-name": name}
+	}
+	var ids []string
+	for i, team := range []string{"a", "a", "b", "b", "b", "c"} {
+		n, err := s.CreateNetwork(Network{Name: fmt.Sprintf("net-%d", i), CIDRBlock: "10.0.0.0/24", Tags: tags(team, fmt.Sprintf("net-%d", i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, n.ID)
+	}
+	rs, err := s.CreateRecordSet(RecordSet{Zone: "example-com", Name: "www", Type: "A", RRDatas: []string{"x"}, Tags: tags("a", "www")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// net-1 moves from team a to team c; net-4 is deleted; the record set
+	// loses its tags.
+	if _, err := s.UpdateNetwork(ids[1], Network{Name: "net-1", Tags: tags("c", "net-1")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteNetwork(ids[4]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateRecordSet(rs.ID, RecordSet{Zone: "example-com", Name: "www", Type: "A", RRDatas: []string{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	queries := []map[string]string{
+		{"team": "a"},
+		{"team": "b"},
+		{"team": "c"},
+		{"team": "c", "crossplane-name": "net-1"},
+		{"team": "a", "crossplane-name": "net-1"},
+		{"crossplane-kind": "network"},
+		{"crossplane-name": "net-4"},
+		{"team": "z"},
+		{"team": "a", "missing": "x"},
+		{},
+	}
+	names := func(ns []Network) []string {
+		out := []string{}
+		for _, n := range ns {
+			out = append(out, n.Name)
+		}
+		return out
+	}
+	check := func(s *Store, when string) {
+		t.Helper()
+		for _, q := range queries {
+			want := names(s.networks.list(NetworkFilter{Tags: q}.match))
+			if diff := cmp.Diff(want, names(s.ListNetworks(NetworkFilter{Tags: q}))); diff != "" {
+				t.Errorf("%s: networks tagged %v (-scan +index):\n%s", when, q, diff)
+			}
+		}
+		if got := s.ListRecordSets(RecordSetFilter{Tags: map[string]string{"team": "a"}}); len(got) != 0 {
+			t.Errorf("%s: the record set whose tags were removed is still found by them: %v", when, got)
+		}
+		// The index holds exactly the live objects' tags: nothing of a
+		// deleted object, nothing of tags an update removed.
+		want := map[tagKey]map[string]struct{}{}
+		for _, n := range s.networks {
+			for k, v := range n.Tags {
+				tk := tagKey{KindNetworks, k, v}
+				if want[tk] == nil {
+					want[tk] = map[string]struct{}{}
+				}
+				want[tk][n.ID] = struct{}{}
+			}
+		}
+		got := map[tagKey]map[string]struct{}{}
+		for tk, ids := range s.byTag {
+			if tk.kind == KindNetworks {
+				got[tk] = ids
+			}
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(tagKey{})); diff != "" {
+			t.Errorf("%s: the networks' tag index (-live tags +index):\n%s", when, diff)
+		}
+		for tk := range s.byTag {
+			if tk.kind == KindRecordSets {
+				t.Errorf("%s: the record set's removed tag %v is still indexed", when, tk)
+			}
+		}
+	}
+	check(s, "live")
+	if diff := cmp.Diff([]string{"net-0"}, names(s.ListNetworks(NetworkFilter{Tags: map[string]string{"team": "a"}}))); diff != "" {
+		t.Errorf("team a after the move (-want +got):\n%s", diff)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenStore(s.Path())
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer s2.Close()
+	check(s2, "reopened")
 }

@@ -2,6 +2,7 @@ package fakecloud
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -24,6 +25,35 @@ type row[T any] interface {
 	stamp(id string, created time.Time)
 	validate() error
 	clone() T
+	// tagMap returns the object's tags, which Store.byTag indexes.
+	tagMap() map[string]string
+}
+
+// tagKey is one tag of one kind, a key of Store.byTag.
+type tagKey struct{ kind, key, value string }
+
+// indexTags adds id's tags to s.byTag.
+func (s *Store) indexTags(kind, id string, tags map[string]string) {
+	for k, v := range tags {
+		tk := tagKey{kind, k, v}
+		ids := s.byTag[tk]
+		if ids == nil {
+			ids = map[string]struct{}{}
+			s.byTag[tk] = ids
+		}
+		ids[id] = struct{}{}
+	}
+}
+
+// unindexTags removes id's tags from s.byTag.
+func (s *Store) unindexTags(kind, id string, tags map[string]string) {
+	for k, v := range tags {
+		tk := tagKey{kind, k, v}
+		delete(s.byTag[tk], id)
+		if len(s.byTag[tk]) == 0 {
+			delete(s.byTag, tk)
+		}
+	}
 }
 
 // keyed is implemented by rows with a unique natural key besides the ID (a
@@ -41,7 +71,7 @@ type keyed interface {
 // changes inside Store.mutate, which makes them durable.
 type table[T any, P row[T]] map[string]P
 
-// add inserts a copy of v, indexing its natural key.
+// add inserts a copy of v, indexing its natural key and its tags.
 func (t table[T, P]) add(s *Store, v T) {
 	p := P(&v)
 	id, _ := p.identity()
@@ -49,6 +79,7 @@ func (t table[T, P]) add(s *Store, v T) {
 	if k, ok := any(p).(keyed); ok {
 		s.byKey[k.naturalKey()] = id
 	}
+	s.indexTags(p.kind(), id, p.tagMap())
 }
 
 // sorted returns the table's objects oldest first (ties by ID), sharing
@@ -67,6 +98,30 @@ func (t table[T, P]) list(match func(P) bool) []T {
 	out := []T{}
 	for _, v := range t {
 		if match(v) {
+			out = append(out, v.clone())
+		}
+	}
+	slices.SortFunc(out, func(a, b T) int { return compareRows[T, P](&a, &b) })
+	return out
+}
+
+// listTagged is list for a match that requires tags: it looks only at the
+// objects that carry the rarest of them (s.byTag), as a real cloud's tag
+// query is indexed, instead of at every object of the kind.
+func (t table[T, P]) listTagged(s *Store, tags map[string]string, match func(P) bool) []T {
+	if len(tags) == 0 {
+		return t.list(match)
+	}
+	var rarest map[string]struct{}
+	first := true
+	for k, v := range tags {
+		if ids := s.byTag[tagKey{P(nil).kind(), k, v}]; first || len(ids) < len(rarest) {
+			rarest, first = ids, false
+		}
+	}
+	out := []T{}
+	for id := range rarest {
+		if v, ok := t[id]; ok && match(v) {
 			out = append(out, v.clone())
 		}
 	}
@@ -135,11 +190,16 @@ func update[T any, P row[T]](s *Store, t table[T, P], id string, change func(cur
 		if !ok {
 			return false, notFound("%s %q not found", P(nil).noun(), id)
 		}
+		// A change may share and alter the current tag map: index what
+		// the tags were before it.
+		was := maps.Clone(cur.tagMap())
 		next, err := change(*cur)
 		if err != nil {
 			return false, err
 		}
+		s.unindexTags(P(nil).kind(), id, was)
 		*cur = next
+		s.indexTags(P(nil).kind(), id, cur.tagMap())
 		out = cur.clone()
 		return true, nil
 	})
@@ -162,6 +222,7 @@ func remove[T any, P row[T]](s *Store, t table[T, P], id string) error {
 		if k, ok := any(cur).(keyed); ok {
 			delete(s.byKey, k.naturalKey())
 		}
+		s.unindexTags(P(nil).kind(), id, cur.tagMap())
 		s.counters[P(nil).kind()].Deletes++
 		return true, nil
 	})
@@ -174,6 +235,7 @@ func (*RecordSet) noun() string                    { return "recordset" }
 func (*RecordSet) idPrefix() string                { return recordSetIDPrefix }
 func (r *RecordSet) identity() (string, time.Time) { return r.ID, r.CreatedAt }
 func (r *RecordSet) stamp(id string, at time.Time) { r.ID, r.CreatedAt = id, at }
+func (r *RecordSet) tagMap() map[string]string     { return r.Tags }
 func (r *RecordSet) naturalKey() zoneName          { return zoneName{r.Zone, r.Name} }
 func (r *RecordSet) conflict() error {
 	return conflict("recordset %q already exists in zone %q", r.Name, r.Zone)
@@ -184,18 +246,21 @@ func (*Network) noun() string                    { return "network" }
 func (*Network) idPrefix() string                { return networkIDPrefix }
 func (n *Network) identity() (string, time.Time) { return n.ID, n.CreatedAt }
 func (n *Network) stamp(id string, at time.Time) { n.ID, n.CreatedAt = id, at }
+func (n *Network) tagMap() map[string]string     { return n.Tags }
 
 func (*Address) kind() string                    { return KindAddresses }
 func (*Address) noun() string                    { return "address" }
 func (*Address) idPrefix() string                { return addressIDPrefix }
 func (a *Address) identity() (string, time.Time) { return a.ID, a.CreatedAt }
 func (a *Address) stamp(id string, at time.Time) { a.ID, a.CreatedAt = id, at }
+func (a *Address) tagMap() map[string]string     { return a.Tags }
 
 func (*Bucket) kind() string                    { return KindBuckets }
 func (*Bucket) noun() string                    { return "bucket" }
 func (*Bucket) idPrefix() string                { return bucketIDPrefix }
 func (b *Bucket) identity() (string, time.Time) { return b.ID, b.CreatedAt }
 func (b *Bucket) stamp(id string, at time.Time) { b.ID, b.CreatedAt = id, at }
+func (b *Bucket) tagMap() map[string]string     { return b.Tags }
 
 // naturalKey puts bucket names in a zone of their own: a record set's zone
 // is never empty (validateName), so no record set shares a bucket's key.
