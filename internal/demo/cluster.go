@@ -33,6 +33,7 @@ const (
 // unstructured objects.
 type cluster struct {
 	env        *envtest.Environment
+	config     *rest.Config
 	client     client.Client
 	kubeconfig string
 }
@@ -79,7 +80,7 @@ func startCluster(assets string, crdFS fs.FS, dir string) (c *cluster, err error
 	if err := kubeconfig.Write(cfg, kc); err != nil {
 		return nil, fmt.Errorf("cannot write the kubeconfig: %w", err)
 	}
-	return &cluster{env: env, client: cl, kubeconfig: kc}, nil
+	return &cluster{env: env, config: cfg, client: cl, kubeconfig: kc}, nil
 }
 
 // stop stops the control plane and deletes its data.
