@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -130,7 +131,9 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 		}); err != nil {
 			return err
 		}
-		r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (%s)", id, d.Reason)
+		if eventBudgetFrom(ctx).take() {
+			r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (%s)", id, d.Reason)
+		}
 	case OutcomeConflict:
 		in := c.Intent
 		if in.ID.IsZero() {
@@ -251,6 +254,52 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 		}
 		obj = fresh
 	}
+}
+
+// eventBudget is what is left of a pass's Policy.AdoptionEvents, and how
+// many adoptions went without an Event. A nil budget, outside a pass (the
+// create path resolving one resource), has no limit.
+type eventBudget struct {
+	mu       sync.Mutex
+	left     int // negative: no limit
+	withheld int
+}
+
+// take reports whether one more adoption Event may be posted, counting
+// it, or counting it withheld.
+func (b *eventBudget) take() bool {
+	if b == nil {
+		return true
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case b.left < 0:
+		return true
+	case b.left > 0:
+		b.left--
+		return true
+	}
+	b.withheld++
+	return false
+}
+
+// withheldEvents returns how many adoptions went without an Event.
+func (b *eventBudget) withheldEvents() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.withheld
+}
+
+type eventBudgetKey struct{}
+
+func withEventBudget(ctx context.Context, b *eventBudget) context.Context {
+	return context.WithValue(ctx, eventBudgetKey{}, b)
+}
+
+func eventBudgetFrom(ctx context.Context) *eventBudget {
+	b, _ := ctx.Value(eventBudgetKey{}).(*eventBudget)
+	return b
 }
 
 func (r *Resolver) event(c *Candidate, typ, reason, format string, a ...any) {

@@ -45,7 +45,21 @@ type Policy struct {
 	// 1000) resolved candidates.
 	ProgressInterval time.Duration
 	ProgressEvery    int
+	// AdoptionEvents is how many Normal IntentAdopted Events one pass
+	// (Run) posts; 0 means DefaultAdoptionEvents, a negative value no
+	// limit. client-go's event recorder queues 1,000 Events and drops the
+	// rest without a word: a pass that adopts thousands would lose most of
+	// its Events, Warnings among them, and load the API server with the
+	// others. Every adoption is in the report and in its resource's
+	// intentjournal.io/recovered annotation; the report notes how many
+	// went without an Event. Warning Events (conflicts, duplicates,
+	// look-alikes) are never limited.
+	AdoptionEvents int
 }
+
+// DefaultAdoptionEvents is Policy.AdoptionEvents' default: a tenth of
+// client-go's event queue.
+const DefaultAdoptionEvents = 100
 
 // rules returns what Decide applies to the kind gk.
 func (p Policy) rules(gk schema.GroupKind) Rules {

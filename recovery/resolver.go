@@ -102,6 +102,9 @@ func NewResolver(o Options) (*Resolver, error) {
 	if p.ProgressEvery <= 0 {
 		p.ProgressEvery = 1000
 	}
+	if p.AdoptionEvents == 0 {
+		p.AdoptionEvents = DefaultAdoptionEvents
+	}
 	lim := rate.NewLimiter(rate.Inf, 1)
 	if p.LookupsPerSecond > 0 {
 		lim = rate.NewLimiter(rate.Limit(p.LookupsPerSecond), max(1, int(p.LookupsPerSecond)))
@@ -121,6 +124,8 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 	start := r.o.Now()
 	before := r.clock.snapshot(0)
 	rep := NewReport(r.o.Source, start)
+	events := &eventBudget{left: r.o.Policy.AdoptionEvents}
+	ctx = withEventBudget(ctx, events)
 	prog := newProgress(r.log, r.o.Policy.ProgressEvery)
 	r.log.Info("recovery pass starting",
 		zap.Bool("journal", r.o.Journal != nil), zap.Int("kinds", len(r.o.Kinds)),
@@ -193,6 +198,12 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 	wg.Wait()
 	tick.Stop()
 	close(stopTick)
+	if n := events.withheldEvents(); n > 0 {
+		note := fmt.Sprintf("%d adoptions have no %s Event: a pass posts at most %d (Policy.AdoptionEvents); each is in this report and in its resource's %s annotation",
+			n, EventAdopted, r.o.Policy.AdoptionEvents, AnnotationRecovered)
+		rep.AddNote(note)
+		r.log.Info("adoption Events limited", zap.Int("withheld", n), zap.Int("posted", r.o.Policy.AdoptionEvents))
+	}
 	rep.Sort()
 	timings := r.clock.snapshot(r.o.Now().Sub(start)).minus(before)
 	rep.SetTimings(timings)

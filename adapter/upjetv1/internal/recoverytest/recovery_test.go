@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -311,6 +312,56 @@ func TestDecisionTable(t *testing.T) {
 		}
 		if r := e.eventReasons(ctx, "adopt-me"); !contains(r, recovery.EventAdopted) {
 			t.Errorf("events %v, want %s", r, recovery.EventAdopted)
+		}
+	})
+
+	row("AdoptionEventsLimited", func(t *testing.T) {
+		// Three adoptions in a pass allowed one IntentAdopted Event: one
+		// is posted, and the report says two went without.
+		names := []string{"evt-adopt-0", "evt-adopt-1", "evt-adopt-2"}
+		for i, name := range names {
+			nw := testbed.NewNetwork(name, fmt.Sprintf("10.9.%d.0/24", i))
+			e.begin(ctx, nw, "Network", nil)
+			resolved = append(resolved, nw.GetUID())
+			if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: fmt.Sprintf("10.9.%d.0/24", i), Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := e.options(resolved...)
+		o.Policy.AdoptionEvents = 1
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Adopted != 3 {
+			t.Fatalf("summary %+v, want 3 adopted", rep.Summary)
+		}
+		posted := func() (n int) {
+			list, err := e.events.List(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatalf("cannot list Events: %v", err)
+			}
+			for _, ev := range list.Items {
+				if slices.Contains(names, ev.InvolvedObject.Name) && ev.Reason == recovery.EventAdopted {
+					n++
+				}
+			}
+			return n
+		}
+		// Events arrive one after another: wait for the first, then give
+		// any other time to arrive before counting.
+		deadline := time.Now().Add(5 * time.Second)
+		for posted() == 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		if n := posted(); n != 1 {
+			t.Errorf("%d %s Events posted for 3 adoptions, want 1 (Policy.AdoptionEvents)", n, recovery.EventAdopted)
+		}
+		want := []string{"2 adoptions have no IntentAdopted Event: a pass posts at most 1 (Policy.AdoptionEvents); each is in this report and in its resource's intentjournal.io/recovered annotation"}
+		if diff := cmp.Diff(want, rep.Source.Notes); diff != "" {
+			t.Errorf("report notes (-want +got):\n%s", diff)
 		}
 	})
 
