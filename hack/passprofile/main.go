@@ -1,0 +1,342 @@
+// Command passprofile measures where a provider's recovery pass spends the
+// machine (#18, docs/recovery-at-scale.md). Started beside `make demo`, it
+// waits for the restarted provider's recovery pass and, over exactly that
+// pass, reports:
+//
+//   - the CPU seconds of each process on the machine (Linux /proc), the
+//     API server, etcd, the fake cloud, the provider and the demo itself;
+//   - the API server's requests per verb and resource, and per intent
+//     (apiserver_request_total), and etcd's operations;
+//   - with -pprof, a CPU profile of the provider during the pass.
+//
+// Usage, beside a demo run (the provider serves pprof when given
+// --pprof-bind-address):
+//
+//	go run ./hack/passprofile -out /tmp/pass &
+//	DEMO_N=4000 DEMO_RUNS=wrapped bash hack/demo.sh --keep \
+//	  --provider-arg=--pprof-bind-address=127.0.0.1:6061
+//
+// It is a measuring aid, not part of intentjournal: it reads the demo's run
+// directory (the newest matching -dir made after it started), the provider
+// log's "recovery pass starting" and "recovery pass finished" lines, and
+// the run's admin kubeconfig.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+)
+
+func main() {
+	var (
+		dirGlob = flag.String("dir", filepath.Join(os.TempDir(), "intentjournal-demo-*-wrapped-*"), "glob of the demo's run directory")
+		pass    = flag.Int("pass", 2, "which recovery pass of the provider log to measure: 2 is the first after the restart")
+		pprof   = flag.String("pprof", "http://127.0.0.1:6061", `the provider's pprof base URL; "" for no profile`)
+		out     = flag.String("out", "", "directory for the profile and the raw scrapes (default: none kept)")
+		timeout = flag.Duration("timeout", time.Hour, "give up after")
+	)
+	flag.Parse()
+	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	defer cancel()
+	if err := run(ctx, *dirGlob, *pass, *pprof, *out, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "passprofile: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, glob string, pass int, pprofURL, out string, w io.Writer) error {
+	started := time.Now()
+	dir, err := waitDir(ctx, glob, started)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "run directory %s\n", dir)
+	log := filepath.Join(dir, "provider-fakecloud.log")
+	if _, err := waitLine(ctx, log, `"msg":"recovery pass starting"`, pass); err != nil {
+		return err
+	}
+	t0 := time.Now()
+	cpu0, err := cpuByCommand()
+	if err != nil {
+		return err
+	}
+	kc := filepath.Join(dir, "kubeconfig")
+	api0, err := scrape(ctx, kc)
+	if err != nil {
+		return err
+	}
+	profDone := make(chan error, 1)
+	if pprofURL != "" && out != "" {
+		go func() {
+			profDone <- fetch(ctx, pprofURL+"/debug/pprof/profile?seconds=30", filepath.Join(out, "provider-cpu.pprof"))
+		}()
+	} else {
+		profDone <- nil
+	}
+	finished, err := waitLine(ctx, log, `"msg":"recovery pass finished"`, pass)
+	if err != nil {
+		return err
+	}
+	window := time.Since(t0)
+	cpu1, err := cpuByCommand()
+	if err != nil {
+		return err
+	}
+	api1, err := scrape(ctx, kc)
+	if err != nil {
+		return err
+	}
+	var fin struct {
+		Resolved int     `json:"resolved"`
+		Wall     float64 `json:"wall"`
+	}
+	if err := json.Unmarshal([]byte(finished), &fin); err != nil {
+		return fmt.Errorf("cannot read the pass's last line: %w", err)
+	}
+	fmt.Fprintf(w, "pass: %d intents in %.1f s, %.1f/s\n", fin.Resolved, fin.Wall, float64(fin.Resolved)/fin.Wall)
+	fmt.Fprintf(w, "pass line: %s\n", finished)
+	printCPU(w, window, cpu0, cpu1)
+	printAPI(w, fin.Resolved, api0, api1)
+	if out != "" {
+		_ = os.WriteFile(filepath.Join(out, "api-start.txt"), []byte(api0.raw), 0o644)
+		_ = os.WriteFile(filepath.Join(out, "api-end.txt"), []byte(api1.raw), 0o644)
+	}
+	return <-profDone
+}
+
+// waitDir returns the newest directory matching glob made after since.
+func waitDir(ctx context.Context, glob string, since time.Time) (string, error) {
+	for {
+		ms, _ := filepath.Glob(glob)
+		var best string
+		var bestT time.Time
+		for _, m := range ms {
+			fi, err := os.Stat(m)
+			if err == nil && fi.IsDir() && fi.ModTime().After(since) && fi.ModTime().After(bestT) {
+				best, bestT = m, fi.ModTime()
+			}
+		}
+		if best != "" {
+			return best, nil
+		}
+		if err := sleep(ctx, time.Second); err != nil {
+			return "", fmt.Errorf("no run directory matching %s: %w", glob, err)
+		}
+	}
+}
+
+// waitLine waits until path holds n lines containing s and returns the nth.
+func waitLine(ctx context.Context, path, s string, n int) (string, error) {
+	for {
+		b, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		seen := 0
+		for l := range bytes.Lines(b) {
+			if bytes.Contains(l, []byte(s)) {
+				if seen++; seen == n {
+					return strings.TrimSpace(string(l)), nil
+				}
+			}
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return "", fmt.Errorf("waiting for line %d with %s in %s: %w", n, s, path, err)
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// cpuByCommand returns the CPU seconds (user and system) of each process
+// on the machine, by pid, with its command name.
+func cpuByCommand() (map[int]procCPU, error) {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, fmt.Errorf("cannot read /proc (Linux only): %w", err)
+	}
+	out := map[int]procCPU{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue // gone
+		}
+		if p, ok := parseStat(string(b)); ok {
+			out[pid] = p
+		}
+	}
+	return out, nil
+}
+
+type procCPU struct {
+	comm string
+	secs float64
+}
+
+// clockTicks is USER_HZ, 100 on every Linux this runs on.
+const clockTicks = 100
+
+// parseStat reads the command and CPU time of a /proc/PID/stat line.
+func parseStat(s string) (procCPU, bool) {
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open || end+2 > len(s) {
+		return procCPU{}, false
+	}
+	f := strings.Fields(s[end+2:])
+	if len(f) < 13 {
+		return procCPU{}, false
+	}
+	ut, err1 := strconv.ParseFloat(f[11], 64)
+	st, err2 := strconv.ParseFloat(f[12], 64)
+	if err1 != nil || err2 != nil {
+		return procCPU{}, false
+	}
+	return procCPU{comm: s[open+1 : end], secs: (ut + st) / clockTicks}, true
+}
+
+func printCPU(w io.Writer, window time.Duration, a, b map[int]procCPU) {
+	by := map[string]float64{}
+	total := 0.0
+	for pid, p := range b {
+		d := p.secs - a[pid].secs // a process started in the window counts whole
+		if d > 0 {
+			by[p.comm] += d
+			total += d
+		}
+	}
+	fmt.Fprintf(w, "CPU over %.1f s: %.1f s (%.2f cores)\n", window.Seconds(), total, total/window.Seconds())
+	names := make([]string, 0, len(by))
+	for n := range by {
+		names = append(names, n)
+	}
+	slices.SortFunc(names, func(x, y string) int { return cmp.Compare(by[y], by[x]) })
+	for _, n := range names {
+		if by[n] >= 0.5 {
+			fmt.Fprintf(w, "  %-18s %7.1f s %5.1f%%\n", n, by[n], 100*by[n]/total)
+		}
+	}
+}
+
+type apiScrape struct {
+	counts map[string]float64 // "api VERB resource" or "etcd operation"
+	raw    string
+}
+
+var labelRE = regexp.MustCompile(`(\w+)="([^"]*)"`)
+
+// scrape reads the API server's request counters through kubeconfig.
+func scrape(ctx context.Context, kubeconfig string) (apiScrape, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return apiScrape{}, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return apiScrape{}, err
+	}
+	b, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return apiScrape{}, fmt.Errorf("cannot scrape the API server's metrics: %w", err)
+	}
+	s := apiScrape{counts: map[string]float64{}, raw: string(b)}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		l := sc.Text()
+		var prefix string
+		switch {
+		case strings.HasPrefix(l, "apiserver_request_total{"):
+			prefix = "api"
+		case strings.HasPrefix(l, "etcd_requests_total{"):
+			prefix = "etcd"
+		default:
+			continue
+		}
+		i := strings.LastIndexByte(l, ' ')
+		v, err := strconv.ParseFloat(l[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		lb := map[string]string{}
+		for _, m := range labelRE.FindAllStringSubmatch(l[:i], -1) {
+			lb[m[1]] = m[2]
+		}
+		key := "etcd " + lb["operation"]
+		if prefix == "api" {
+			key = "api " + lb["verb"] + " " + lb["resource"]
+		}
+		s.counts[key] += v
+	}
+	return s, sc.Err()
+}
+
+func printAPI(w io.Writer, intents int, a, b apiScrape) {
+	type row struct {
+		key string
+		n   float64
+	}
+	var rows []row
+	for k, v := range b.counts {
+		if d := v - a.counts[k]; d >= 1 {
+			rows = append(rows, row{k, d})
+		}
+	}
+	slices.SortFunc(rows, func(x, y row) int { return cmp.Compare(y.n, x.n) })
+	fmt.Fprintf(w, "API server requests and etcd operations over the pass (per intent of %d):\n", intents)
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-40s %8.0f %6.2f\n", r.key, r.n, r.n/float64(max(intents, 1)))
+	}
+}
+
+func fetch(ctx context.Context, url, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("cannot fetch the profile (start the provider with --pprof-bind-address, or pass -pprof \"\"): %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("cannot fetch the profile: %s", resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
