@@ -117,8 +117,9 @@ type ExternalResource struct {
 	// KeyChecked is true when the Finder checked which other managed
 	// resources hold or intend the key this resource sits at (its ID):
 	// KeyHolders names them, each as "Kind namespace/name" (or "Kind
-	// name" when cluster-scoped). Only a checked key with no holders proves a resource found
-	// at an intent's VacantKey ours (ProofKeyVacant).
+	// name" when cluster-scoped). Only a checked key with no holders
+	// proves a resource found at an intent's VacantKey ours
+	// (ProofKeyVacant).
 	KeyChecked bool
 	KeyHolders []string
 }

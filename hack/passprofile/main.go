@@ -144,19 +144,41 @@ func waitDir(ctx context.Context, glob string, since time.Time) (string, error) 
 }
 
 // waitLine waits until path holds n lines containing s and returns the nth.
+// It reads only what the log gained since its last look: rereading a log
+// of megabytes five times a second would load the machine it measures.
 func waitLine(ctx context.Context, path, s string, n int) (string, error) {
+	var (
+		off  int64
+		part []byte // a line not yet ended
+		seen int
+	)
 	for {
-		b, err := os.ReadFile(path)
+		f, err := os.Open(path)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return "", err
 		}
-		seen := 0
-		for l := range bytes.Lines(b) {
-			if bytes.Contains(l, []byte(s)) {
-				if seen++; seen == n {
-					return strings.TrimSpace(string(l)), nil
+		if err == nil {
+			b, rerr := io.ReadAll(io.NewSectionReader(f, off, 1<<62))
+			_ = f.Close()
+			if rerr != nil {
+				return "", rerr
+			}
+			off += int64(len(b))
+			part = append(part, b...)
+			for {
+				i := bytes.IndexByte(part, '\n')
+				if i < 0 {
+					break
+				}
+				l := part[:i]
+				part = part[i+1:]
+				if bytes.Contains(l, []byte(s)) {
+					if seen++; seen == n {
+						return strings.TrimSpace(string(l)), nil
+					}
 				}
 			}
+			part = slices.Clone(part)
 		}
 		if err := sleep(ctx, 200*time.Millisecond); err != nil {
 			return "", fmt.Errorf("waiting for line %d with %s in %s: %w", n, s, path, err)

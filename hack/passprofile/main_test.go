@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -54,4 +58,31 @@ func FuzzParseStat(f *testing.F) {
 			t.Errorf("parseStat(%q) read command %q", s, p.comm)
 		}
 	})
+}
+
+// TestWaitLine: the nth matching line, read as the log grows, a line
+// split across two writes included.
+func TestWaitLine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "provider.log")
+	if err := os.WriteFile(path, []byte("{\"msg\":\"pass\",\"n\":1}\n{\"msg\":\"other\"}\n{\"msg\":\"pa"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		_, _ = f.WriteString("ss\",\"n\":2}\n")
+		_ = f.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got, err := waitLine(ctx, path, `"msg":"pass"`, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"msg":"pass","n":2}`; got != want {
+		t.Errorf("waitLine = %q, want %q", got, want)
+	}
 }

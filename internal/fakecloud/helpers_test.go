@@ -45,3 +45,18 @@ func newTestServer(t *testing.T, s *Store, opts ...ServerOption) (*Server, *Clie
 	t.Cleanup(hs.Close)
 	return srv, NewClient(hs.URL)
 }
+
+// reopen closes s and opens its state file again, closing the new store
+// when the test ends.
+func reopen(t *testing.T, s *Store) *Store {
+	t.Helper()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := OpenStore(s.Path())
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	t.Cleanup(func() { _ = s2.Close() })
+	return s2
+}

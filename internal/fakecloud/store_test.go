@@ -19,15 +19,7 @@ func TestStoreReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := s.Stats()
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	s2, err := OpenStore(s.Path())
-	if err != nil {
-		t.Fatalf("reopen: %v", err)
-	}
-	defer s2.Close()
+	s2 := reopen(t, s)
 	if diff := cmp.Diff(want, s2.Stats()); diff != "" {
 		t.Errorf("Objects and counters must survive a reopen; -before, +after:\n%s", diff)
 	}
@@ -303,13 +295,5 @@ func TestStoreListByTags(t *testing.T) {
 	if diff := cmp.Diff([]string{"net-0"}, names(s.ListNetworks(NetworkFilter{Tags: map[string]string{"team": "a"}}))); diff != "" {
 		t.Errorf("team a after the move (-want +got):\n%s", diff)
 	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	s2, err := OpenStore(s.Path())
-	if err != nil {
-		t.Fatalf("reopen: %v", err)
-	}
-	defer s2.Close()
-	check(s2, "reopened")
+	check(reopen(t, s), "reopened")
 }
