@@ -27,6 +27,7 @@ type annotation struct {
 	Owner        Owner             `json:"owner"`
 	UIDTag       bool              `json:"uidTag,omitempty"`
 	VacantKey    string            `json:"vacantKey,omitempty"`
+	Args         *annotationArgs   `json:"args,omitempty"`
 	Attempt      int               `json:"attempt,omitempty"`
 	CreatedAt    time.Time         `json:"createdAt,omitzero"`
 	UpdatedAt    time.Time         `json:"updatedAt,omitzero"`
@@ -34,6 +35,14 @@ type annotation struct {
 	// KeysDropped is true when the lookup keys did not fit the size bound
 	// and were left out; they are still in the journal.
 	KeysDropped bool `json:"keysDropped,omitempty"`
+}
+
+// annotationArgs is the annotation's record of the create's arguments:
+// their digest and the generation, never the arguments themselves, which
+// would not fit MaxAnnotationSize.
+type annotationArgs struct {
+	Digest     string `json:"digest,omitempty"`
+	Generation int64  `json:"generation,omitempty"`
 }
 
 type annotationResult struct {
@@ -58,6 +67,9 @@ func EncodeAnnotation(in Intent) (string, error) {
 	a := annotation{
 		V: &v, ID: in.ID, State: in.State, ExternalName: in.ExternalName, Owner: in.Owner, UIDTag: in.UIDTag,
 		VacantKey: in.VacantKey, Attempt: in.Attempt, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt, LookupKeys: in.LookupKeys,
+	}
+	if in.Args.Digest != "" || in.Args.Generation != 0 {
+		a.Args = &annotationArgs{Digest: in.Args.Digest, Generation: in.Args.Generation}
 	}
 	if o := in.Outcome; o.ExternalName != "" || o.ErrorClass != "" || o.Reason != "" {
 		a.Outcome = &annotationResult{ExternalName: o.ExternalName, ErrorClass: o.ErrorClass, Reason: o.Reason}
@@ -130,6 +142,12 @@ func DecodeAnnotation(s string) (Intent, error) {
 	}
 	if len(in.LookupKeys) == 0 {
 		in.LookupKeys = nil
+	}
+	if a.Args != nil {
+		if len(a.Args.Digest) > maxFieldSize || a.Args.Generation < 0 {
+			return corrupt("args: digest of %d bytes or generation %d", len(a.Args.Digest), a.Args.Generation)
+		}
+		in.Args = Arguments{Digest: a.Args.Digest, Generation: a.Args.Generation}
 	}
 	if a.Outcome != nil {
 		in.Outcome = Outcome{ExternalName: a.Outcome.ExternalName, ErrorClass: a.Outcome.ErrorClass, Reason: a.Outcome.Reason}

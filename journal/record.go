@@ -37,6 +37,9 @@ const (
 	MaxMessageSize = 4 << 10
 	// MaxLookupKeys bounds the number of lookup keys on one intent.
 	MaxLookupKeys = 32
+	// MaxArgsBody bounds Arguments.Body. A create whose arguments are
+	// larger records their digest alone, as the annotation does.
+	MaxArgsBody = 32 << 10
 	// maxFieldSize bounds every other string field. Kubernetes names and
 	// label values are far shorter.
 	maxFieldSize = 1 << 10
@@ -283,6 +286,12 @@ type Intent struct {
 	// intends the key (recovery.ProofKeyVacant). Empty when no such read
 	// was made.
 	VacantKey string `json:"vacantKey,omitempty"`
+	// Args are the arguments the create sent, as they were when the intent
+	// began. A resource that recovery would take for this create's on a
+	// weak proof (crossplane tags, a vacant key) must match them: a spec
+	// edited after a crash must not make the create's own resource look
+	// foreign, nor a foreign one look like ours.
+	Args Arguments `json:"args,omitzero"`
 	// State is the current state.
 	State State `json:"state"`
 	// Outcome is set by Settle.
@@ -296,6 +305,26 @@ type Intent struct {
 	// DispatchedAt is when MarkDispatched committed, if it did.
 	DispatchedAt time.Time `json:"dispatchedAt,omitzero"`
 }
+
+// Arguments are what a create sent, recorded before it is dispatched. The
+// journal treats them as opaque: the adapter chooses the encoding (for
+// upjet, the managed resource's spec.forProvider as canonical JSON) and
+// recovery compares them with what a lookup found.
+type Arguments struct {
+	// Digest identifies the arguments: "sha256:" and the hex SHA-256 of
+	// Body. The intent annotation carries it alone.
+	Digest string `json:"digest,omitempty"`
+	// Generation is the managed resource's metadata.generation when the
+	// create began.
+	Generation int64 `json:"generation,omitempty"`
+	// Body is the arguments themselves, at most MaxArgsBody bytes of JSON.
+	// Empty in the annotation, and for a create whose arguments were
+	// larger: then only a spec that still has the digest can stand in.
+	Body json.RawMessage `json:"body,omitempty"`
+}
+
+// IsZero reports whether nothing was recorded.
+func (a Arguments) IsZero() bool { return a.Digest == "" && a.Generation == 0 && len(a.Body) == 0 }
 
 // Stamp returns a copy of in as a new create attempt begun at now: a new ID
 // when in has none, state pending, no outcome, not dispatched, attempt
@@ -323,6 +352,7 @@ func (in Intent) Unsettled() bool { return !in.State.Terminal() }
 func (in Intent) Clone() Intent {
 	out := in
 	out.LookupKeys = maps.Clone(in.LookupKeys)
+	out.Args.Body = bytes.Clone(in.Args.Body)
 	return out
 }
 
@@ -340,7 +370,17 @@ func (in Intent) validate() error {
 	if len(in.LookupKeys) > MaxLookupKeys {
 		return fmt.Errorf("%w: %d lookup keys, at most %d", ErrInvalid, len(in.LookupKeys), MaxLookupKeys)
 	}
+	if len(in.Args.Body) > MaxArgsBody {
+		return fmt.Errorf("%w: resource %s: the create's arguments are %d bytes, at most %d", ErrInvalid, in.Resource, len(in.Args.Body), MaxArgsBody)
+	}
+	if len(in.Args.Body) > 0 && !json.Valid(in.Args.Body) {
+		return fmt.Errorf("%w: resource %s: the create's arguments are not JSON", ErrInvalid, in.Resource)
+	}
+	if in.Args.Generation < 0 {
+		return fmt.Errorf("%w: resource %s: generation %d is negative", ErrInvalid, in.Resource, in.Args.Generation)
+	}
 	fields := []string{
+		in.Args.Digest,
 		in.Resource.APIVersion, in.Resource.Kind, in.Resource.Namespace, in.Resource.Name, in.Resource.UID,
 		in.ProviderConfig.Kind, in.ProviderConfig.Name, in.ExternalName, in.VacantKey,
 		in.Owner.Replica, in.Owner.Shard, in.Owner.Epoch, in.Owner.Cluster,

@@ -131,8 +131,13 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 		}); err != nil {
 			return err
 		}
-		if eventBudgetFrom(ctx).take() {
-			r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (%s)", id, d.Reason)
+		// An adoption on a weak proof is always posted, whatever the
+		// pass's budget: it is the one an operator may want to check.
+		switch proof := Proof(d.foundByID(id).Proof); {
+		case proof.Weak():
+			r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (proof %s, weak: its arguments were checked and match what the create sent)", id, proof)
+		case eventBudgetFrom(ctx).take():
+			r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (proof %s)", id, proof)
 		}
 	case OutcomeConflict:
 		in := c.Intent

@@ -38,8 +38,12 @@ const (
 	ReasonLookAlike      = "LookAlikeNotOurs"
 	// ReasonUnseenConflict: the create met "already exists", and the
 	// lookup found nothing that holds the key.
-	ReasonUnseenConflict  = "ConflictNotFound"
-	ReasonWeakProof       = "OwnershipNotProven"
+	ReasonUnseenConflict = "ConflictNotFound"
+	ReasonWeakProof      = "OwnershipNotProven"
+	// ReasonArgsDiffer: what a weak proof would have taken for ours
+	// differs from what the create sent: someone else's resource holds
+	// what the create needs.
+	ReasonArgsDiffer      = "ArgumentsDiffer"
 	ReasonDuplicate       = "DuplicateOfAdopted"
 	ReasonMRDeleted       = "ManagedResourceDeleted"
 	ReasonLookupFailed    = "LookupFailed"
@@ -139,7 +143,11 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			if v.LookAlike {
 				d.LookAlikes = append(d.LookAlikes, r)
 			}
-			if !r.MatchedByTags || conflicted {
+			// A resource a weak proof would have taken for ours, but whose
+			// arguments differ, blocks even when found by tags alone: it may
+			// be our own create's, changed by someone (an operator decides),
+			// and clearing would then make a second one.
+			if !r.MatchedByTags || conflicted || v.Differs {
 				blocking = append(blocking, r)
 			}
 		}
@@ -168,7 +176,19 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Message = fmt.Sprintf("%d cloud resource(s) with the natural key of %s exist but are not proven ours (%s)", len(blocking), ref, notOurs(all, blocking))
 		d.Action = fmt.Sprintf("inspect %s; to adopt, set the annotation crossplane.io/external-name=%s on %s/%s and remove crossplane.io/paused; otherwise delete or rename the cloud resource and remove crossplane.io/paused",
 			ids(blocking), blocking[0].ID, strings.ToLower(ref.Kind), ref.Name)
-		if len(blocking) == len(d.LookAlikes) {
+		if differ := differing(all, blocking); len(differ) > 0 {
+			// Someone else's resource is where ours would be, and differs
+			// from what the create sent: adopting it would let the
+			// provider rewrite it to this managed resource's spec.
+			d.Reason = ReasonArgsDiffer
+			d.Message = fmt.Sprintf("%s's create may have met %s, which a weak proof would take for its own, but it differs from what the create sent (%s); it was left untouched, and %s is paused so that the provider never rewrites it",
+				ref, ids(differ), notOurs(all, differ), ref)
+			d.Action = fmt.Sprintf("inspect %s: if it is not this managed resource's, delete or rename it where it was made, or give %s/%s another name or key; if it is (its arguments were changed after the create), set the annotation crossplane.io/external-name=%s on %s/%s; then remove crossplane.io/paused",
+				ids(differ), strings.ToLower(ref.Kind), ref.Name, differ[0].ID, strings.ToLower(ref.Kind), ref.Name)
+			d.LookAlikes = slices.DeleteFunc(d.LookAlikes, func(r ExternalResource) bool {
+				return slices.ContainsFunc(differ, func(x ExternalResource) bool { return x.ID == r.ID })
+			})
+		} else if len(blocking) == len(d.LookAlikes) {
 			// Every resource in the way is proven another's: adopting
 			// one would bind this managed resource to it.
 			d.Reason = ReasonLookAlike
@@ -178,11 +198,19 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 				ids(blocking), ids(blocking), strings.ToLower(ref.Kind), ref.Name)
 			d.LookAlikes = nil // named already
 		}
-	case best().Weak() && rules.Mode != ModeAdoptOnTags:
+	case best().OnlyOnTagsPolicy() && rules.Mode != ModeAdoptOnTags:
 		d.Outcome, d.Reason = OutcomeUnresolved, ReasonWeakProof
 		d.Message = fmt.Sprintf("%s's cloud resource %s carries its crossplane tags, but the cloud reports no creation time and the create sent no UID tag: another cluster with the same manifests could have made it", ref, owned[0].r.ID)
 		d.Action = fmt.Sprintf("if %s is this cluster's, set the annotation crossplane.io/external-name=%s on %s/%s; to adopt on crossplane tags alone for this kind, rerun intentjournal recover with --policy-kind %s=%s",
 			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name, c.GVK.GroupKind(), ModeAdoptOnTags)
+	case best().Weak() && owned[0].r.Args != ArgsSame:
+		d.Outcome, d.Reason = OutcomeUnresolved, ReasonWeakProof
+		d.Message = fmt.Sprintf("%s's cloud resource %s is proven its own only weakly (%s), and the lookup did not compare it with what the create sent: someone else's resource with the same proof cannot be told apart", ref, owned[0].r.ID, best())
+		if why := c.argsUnknown(); why != "" {
+			d.Message = fmt.Sprintf("%s's cloud resource %s is proven its own only weakly (%s), and %s", ref, owned[0].r.ID, best(), why)
+		}
+		d.Action = fmt.Sprintf("if %s is this managed resource's, set the annotation crossplane.io/external-name=%s on %s/%s; otherwise delete or rename it where it was made",
+			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
 	case rules.Mode == ModeReportOnly:
 		d.Outcome, d.Reason = OutcomeUnresolved, ReasonReportOnly
 		d.Message = fmt.Sprintf("%s's cloud resource %s exists and is ours, but this kind's policy is report-only", ref, owned[0].r.ID)
@@ -193,6 +221,9 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Adopt = &adopt
 		d.Orphans = resources(owned[1:])
 		d.Message = fmt.Sprintf("adopted cloud resource %s (%s)", adopt.ID, best())
+		if best().Weak() {
+			d.Message = fmt.Sprintf("adopted cloud resource %s (%s, a weak proof: its arguments were checked and match what the create sent)", adopt.ID, best())
+		}
 		if len(d.Orphans) > 0 {
 			d.Message += fmt.Sprintf("; %d later duplicate(s) %s are orphans", len(d.Orphans), ids(d.Orphans))
 		}
@@ -207,7 +238,8 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	}
 	for _, j := range all {
 		f := Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
-			Proof: string(j.v.Proof), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs}
+			Proof: string(j.v.Proof), Weak: j.v.Proof.Weak(), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs,
+			Arguments: string(j.r.Args), ArgumentsDiffer: slices.Clone(j.r.ArgsDiffer)}
 		f.Adopted = d.Adopt != nil && d.Adopt.ID == j.r.ID
 		d.Found = append(d.Found, f)
 	}
@@ -233,6 +265,17 @@ func preferred(a, b judged, began time.Time, skew time.Duration) int {
 		}
 		return 0
 	}
+	// A resource whose arguments were checked comes before one whose
+	// were not: only the first can adopt on a weak proof.
+	checked := func(r ExternalResource) int {
+		if r.Args == ArgsSame {
+			return 0
+		}
+		return 1
+	}
+	if c := cmp.Compare(checked(a.r), checked(b.r)); c != 0 {
+		return c
+	}
 	if c := cmp.Compare(class(a.r), class(b.r)); c != 0 {
 		return c
 	}
@@ -251,6 +294,18 @@ func (d *Decision) foundByID(id string) Found {
 		}
 	}
 	return Found{ID: id}
+}
+
+// differing returns those of rs that Judge found someone else's because
+// their arguments differ from the create's.
+func differing(all []judged, rs []ExternalResource) []ExternalResource {
+	var out []ExternalResource
+	for _, r := range rs {
+		if slices.ContainsFunc(all, func(j judged) bool { return j.r.ID == r.ID && j.v.Differs }) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func resources(js []judged) []ExternalResource {

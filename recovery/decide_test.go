@@ -45,8 +45,10 @@ var (
 )
 
 func TestDecide(t *testing.T) {
+	// ours is proven by crossplane tags, a weak proof: its finder
+	// compared it with the create's arguments.
 	ours := func(id string, at time.Time) ExternalResource {
-		return ExternalResource{ID: id, Tags: ourTags, CreatedAt: at}
+		return ExternalResource{ID: id, Tags: ourTags, CreatedAt: at, Args: ArgsSame}
 	}
 	theirs := ExternalResource{ID: "net-theirs", Tags: theirTags, CreatedAt: t1}
 	cases := map[string]struct {

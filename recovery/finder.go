@@ -122,7 +122,34 @@ type ExternalResource struct {
 	// (ProofKeyVacant).
 	KeyChecked bool
 	KeyHolders []string
+	// Args says whether the resource matches the arguments the candidate's
+	// create sent (Candidate.CreateArgs), where the Finder compared them:
+	// the provider's own Observe does, through a plan of those arguments
+	// against the resource's state. A weak proof (Proof.Weak) adopts only
+	// a resource whose arguments are ArgsSame; one whose arguments are
+	// ArgsDifferent someone else made, and it is never touched.
+	Args ArgsMatch
+	// ArgsDiffer names the arguments that differ, where the Finder can
+	// tell (top-level fields of spec.forProvider).
+	ArgsDiffer []string
 }
+
+// ArgsMatch is how a found resource compares with what the create sent.
+type ArgsMatch string
+
+// Comparisons of a found resource with the create's arguments.
+const (
+	// ArgsUnchecked: the Finder did not compare. A weak proof then does
+	// not adopt.
+	ArgsUnchecked ArgsMatch = ""
+	// ArgsSame: every argument the create set has the value the resource
+	// holds.
+	ArgsSame ArgsMatch = "match"
+	// ArgsDifferent: the resource differs from what the create sent in an
+	// argument the create set. Found by a weak proof, it is someone
+	// else's: adopting it would let the provider rewrite it.
+	ArgsDifferent ArgsMatch = "differ"
+)
 
 // Finder looks up the cloud resources that a candidate's create may have
 // made. It returns every match (none, one or several) and an error only

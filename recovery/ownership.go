@@ -72,8 +72,20 @@ func (p Proof) Strong() bool {
 	return p == ProofIntentID || p == ProofRecordedID || p == ProofUID
 }
 
-// Weak reports whether p adopts only under ModeAdoptOnTags.
-func (p Proof) Weak() bool { return p == ProofTagsUntimed }
+// Weak reports whether p proves a resource ours without identifying the
+// exact managed resource or create: crossplane tags (timed or not) or a
+// vacant key. Another cluster with the same manifests, or a person who
+// took the same key in the moments between our read and our create, can
+// make a resource with the same proof. A weak proof adopts only a resource
+// that matches the arguments the create sent (ExternalResource.Args), so
+// that the provider never rewrites someone else's resource; it never
+// deletes.
+func (p Proof) Weak() bool { return p != "" && !p.Strong() }
+
+// OnlyOnTagsPolicy reports whether p adopts only under ModeAdoptOnTags:
+// crossplane tags on a resource whose creation time the cloud does not
+// report.
+func (p Proof) OnlyOnTagsPolicy() bool { return p == ProofTagsUntimed }
 
 // Verdict is what Judge concluded about one found resource.
 type Verdict struct {
@@ -88,6 +100,12 @@ type Verdict struct {
 	// NotOurs says, in one sentence, why the resource is not ours; "" for
 	// a resource proven ours.
 	NotOurs string
+	// Differs is true for a resource that a weak proof would have taken
+	// for ours but whose arguments differ from what the create sent
+	// (ArgsDifferent): someone else made it. It holds what the create
+	// needs, so it blocks the create like a resource at the natural key,
+	// and it is never touched.
+	Differs bool
 }
 
 // Owned returns how r is proven to be the resource c's create made, or ""
@@ -103,7 +121,37 @@ func Owned(c *Candidate, r ExternalResource) Proof {
 // (less skew): another cluster with the same manifests writes the same
 // tags. A resource naming another managed resource's UID is never ours,
 // whatever else it carries.
+//
+// A weak proof (Proof.Weak) holds only for a resource whose arguments the
+// Finder found the same as the create's (ArgsSame). One whose arguments
+// differ is not ours (Verdict.Differs); one the Finder did not compare
+// keeps its proof, and Decide leaves the candidate unresolved.
 func Judge(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
+	v := judgeProof(c, r, skew)
+	if !v.Proof.Weak() || r.Args != ArgsDifferent {
+		return v
+	}
+	what := "its arguments differ from what this create sent"
+	if len(r.ArgsDiffer) > 0 {
+		what = fmt.Sprintf("its arguments differ from what this create sent (%s)", strings.Join(r.ArgsDiffer, ", "))
+	}
+	return Verdict{LookAlike: v.Proof != ProofKeyVacant, Differs: true,
+		NotOurs: fmt.Sprintf("%s would prove it ours, but %s: someone else made it", weakProofPhrase(v.Proof), what)}
+}
+
+// weakProofPhrase says what a weak proof rests on, for messages.
+func weakProofPhrase(p Proof) string {
+	switch p {
+	case ProofKeyVacant:
+		return "it sits at the key that was free when this create began, which"
+	case ProofTags:
+		return "it carries this managed resource's crossplane tags and was created after the create began (allowing for clock skew), which"
+	}
+	return "it carries this managed resource's crossplane tags, which"
+}
+
+// judgeProof is Judge before the arguments rule.
+func judgeProof(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
 	if skew <= 0 {
 		skew = DefaultClockSkew
 	}

@@ -23,8 +23,18 @@ func TestDecideOwnership(t *testing.T) {
 		out[TagUID] = u
 		return out
 	}
+	// res is a resource whose finder compared it with the create's
+	// arguments and found them the same; differ and unchecked change that.
 	res := func(id string, tags map[string]string, at time.Time, byTags bool) ExternalResource {
-		return ExternalResource{ID: id, Tags: tags, CreatedAt: at, MatchedByTags: byTags}
+		return ExternalResource{ID: id, Tags: tags, CreatedAt: at, MatchedByTags: byTags, Args: ArgsSame}
+	}
+	differ := func(r ExternalResource, args ...string) ExternalResource {
+		r.Args, r.ArgsDiffer = ArgsDifferent, args
+		return r
+	}
+	unchecked := func(r ExternalResource) ExternalResource {
+		r.Args = ArgsUnchecked
+		return r
 	}
 	skew := DefaultClockSkew
 	type row struct {
@@ -108,9 +118,56 @@ func TestDecideOwnership(t *testing.T) {
 		"VacantKeyAdopts": {
 			reason:  "a tagless resource at exactly the key a read found free before the intent, with no other managed resource holding or intending it, is ours",
 			mod:     vacant,
-			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true, Args: ArgsSame}},
 			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: vacantKey,
 			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
+		},
+		// Issue #29: a weak proof adopts only what matches the create.
+		"VacantKeyArgsDiffer": {
+			reason:  "a record someone made at the key between the probe and the create differs from what the create sent: a conflict, never adopted (the provider would rewrite it)",
+			mod:     vacant,
+			found:   []ExternalResource{differ(ExternalResource{ID: vacantKey, KeyChecked: true}, "rrdatas", "ttl")},
+			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyArgsUnchecked": {
+			reason:  "a weak proof whose finder did not compare the arguments does not adopt: reported, the create kept blocked",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
+			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
+		},
+		"TagsWithinSkewArgsDiffer": {
+			reason:  "a look-alike another cluster made within the clock-skew allowance, with other arguments, is not ours; found by tags it still blocks, so an operator decides",
+			found:   []ExternalResource{differ(res("net-theirs", ourTags, began.Add(-skew/2), true), "cidr_block")},
+			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			proofs: map[string]string{"net-theirs": ""},
+		},
+		"TagsWithinSkewOursBesideDiffering": {
+			reason:  "of two resources with our tags made within the allowance, the one matching the create is adopted and the differing one is a look-alike, untouched",
+			found:   []ExternalResource{differ(res("net-theirs", ourTags, began.Add(-skew/2), true), "cidr_block"), res("net-1", ourTags, t2, true)},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1", lookAlikes: []string{"net-theirs"},
+			proofs: map[string]string{"net-theirs": "", "net-1": string(ProofTags)},
+		},
+		"TagsUnchecked": {
+			reason:  "crossplane tags with a creation time, not compared with the create: reported, not adopted",
+			found:   []ExternalResource{unchecked(res("net-1", ourTags, t2, true))},
+			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			proofs: map[string]string{"net-1": string(ProofTags)},
+		},
+		"UntimedAdoptOnTagsArgsDiffer": {
+			reason:  "adopt-on-tags adopts on untimed tags only what matches the create",
+			mode:    ModeAdoptOnTags,
+			found:   []ExternalResource{differ(res("net-1", ourTags, time.Time{}, true), "cidr_block")},
+			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			proofs: map[string]string{"net-1": ""},
+		},
+		"StrongProofArgsDiffer": {
+			reason:  "a strong proof adopts although the arguments differ: it is our own resource, drifted, and the provider brings it back to spec",
+			uidTag:  true,
+			found:   []ExternalResource{differ(res("net-1", withUID(ourTags, uid), t2, true), "cidr_block")},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			proofs: map[string]string{"net-1": string(ProofUID)},
 		},
 		"VacantKeyTwin": {
 			reason:  "another managed resource holds or intends the same key: either create may have made it, so neither adopts",
@@ -325,8 +382,16 @@ func TestProofStrength(t *testing.T) {
 			t.Errorf("%q.Strong() = %v, want %v", p, p.Strong(), strong)
 		}
 	}
-	if !ProofTagsUntimed.Weak() || ProofTags.Weak() || ProofKeyVacant.Weak() {
-		t.Error("only CrossplaneTagsUntimed is weak")
+	for _, p := range proofOrder {
+		if p.Weak() == p.Strong() {
+			t.Errorf("%q is both or neither weak and strong", p)
+		}
+	}
+	if Proof("").Weak() {
+		t.Error("no proof is not a weak proof")
+	}
+	if !ProofTagsUntimed.OnlyOnTagsPolicy() || ProofTags.OnlyOnTagsPolicy() || ProofKeyVacant.OnlyOnTagsPolicy() {
+		t.Error("only CrossplaneTagsUntimed needs the adopt-on-tags policy")
 	}
 }
 

@@ -199,6 +199,18 @@ type Found struct {
 	// CrossplaneTags, KeyVacant or CrossplaneTagsUntimed (weak). Empty when
 	// not owned.
 	Proof string `json:"proof,omitempty"`
+	// Weak is true when Proof is weak (KeyVacant, CrossplaneTags,
+	// CrossplaneTagsUntimed): it cannot tell this create's resource from
+	// one someone else made with the same proof, so it adopts only a
+	// resource whose arguments match the create's (Arguments), and it
+	// never deletes.
+	Weak bool `json:"weak,omitempty"`
+	// Arguments is how the resource compares with the arguments the
+	// create sent: "match", "differ", or empty when the lookup did not
+	// compare them.
+	Arguments string `json:"arguments,omitempty"`
+	// ArgumentsDiffer names the arguments that differ, where known.
+	ArgumentsDiffer []string `json:"argumentsDiffer,omitempty"`
 	// LookAlike is true for a resource that carries the managed resource's
 	// crossplane tags but is proven not to be its (another cluster's, or
 	// older than the create). It is never adopted, imported or deleted.

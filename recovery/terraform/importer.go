@@ -250,7 +250,7 @@ func (im *Importer) classify(r *Result, found recovery.ExternalResource) {
 	if p := recovery.Judge(r.Candidate, found, im.o.clockSkew).Proof; p != "" {
 		r.Proof = p
 		r.Status = StatusImported
-		if im.o.reportOnly || r.Candidate.Deleted() || p.Weak() && !im.o.adoptOnTags {
+		if im.o.reportOnly || r.Candidate.Deleted() || p.OnlyOnTagsPolicy() && !im.o.adoptOnTags {
 			r.Status = StatusFound
 		}
 		return
