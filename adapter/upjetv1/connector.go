@@ -9,6 +9,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/pkg/errors"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
@@ -143,6 +144,9 @@ func (e *external) Create(ctx context.Context, mg resource.Managed) (managed.Ext
 
 	in, err := BuildIntent(mg, IntentInput{GVK: k.gvk, Owner: k.a.owner, Keys: k.keys})
 	if err != nil {
+		return managed.ExternalCreation{}, errors.Wrap(err, errBuildIntent)
+	}
+	if in.Args, err = createArgs(mg); err != nil {
 		return managed.ExternalCreation{}, errors.Wrap(err, errBuildIntent)
 	}
 	if in.VacantKey, err = k.probeKey(ctx, mg); err != nil {
@@ -349,3 +353,14 @@ var (
 	_ managed.ExternalConnecter = (*connecter)(nil)
 	_ managed.ExternalClient    = (*external)(nil)
 )
+
+// createArgs records in the intent what the create of mg sends, its
+// spec.forProvider (recovery.RecordArgs): a resource that recovery would
+// take for this create's on a weak proof must match it.
+func createArgs(mg resource.Managed) (journal.Arguments, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return journal.Arguments{}, errors.Wrap(err, "cannot convert the managed resource")
+	}
+	return recovery.RecordArgs(u, mg.GetGeneration())
+}

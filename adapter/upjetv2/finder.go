@@ -21,7 +21,8 @@ import (
 // is known before the create (upjet's NameAsExternalName, or any
 // deterministic name): it asks the provider's own ExternalClient, through
 // connector, whether a resource with the intent's intended external name
-// exists. newManaged returns an empty managed resource of the kind.
+// exists (ObserveCreate). newManaged returns an empty managed resource of
+// the kind.
 //
 // The resource's tags are read from what Observe reports
 // (status.atProvider.tags, or .labels), so that recovery can prove
@@ -43,7 +44,11 @@ func NewObserveFinder(connector managed.ExternalConnector, store *tjcontroller.O
 		if c.Object == nil {
 			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
 		}
-		return ObserveAs(ctx, connector, store, c.Object, newManaged(), name)
+		obj, args, err := createObject(c)
+		if err != nil {
+			return nil, err
+		}
+		return ObserveCreate(ctx, connector, store, obj, args, newManaged(), name)
 	})
 }
 
@@ -53,10 +58,23 @@ func NewObserveFinder(connector managed.ExternalConnector, store *tjcontroller.O
 // cloud: one Terraform read by the ID the kind's GetIDFn builds from name.
 // It returns the resource with the tags the observation reports, or
 // nothing when it does not exist. It removes mg's entry from store, the
-// connector's own OperationTrackerStore, before it returns. It is the
-// lookup of NewObserveFinder, and of NewFinders' observe-by-template
-// finder, which chooses name differently.
+// connector's own OperationTrackerStore, before it returns. The key probe
+// uses it; recovery's lookups use ObserveCreate.
 func ObserveAs(ctx context.Context, connector managed.ExternalConnector, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
+	return ObserveCreate(ctx, connector, store, obj, nil, mg, name)
+}
+
+// ObserveCreate is ObserveAs for a recovery lookup: obj carries in
+// spec.forProvider the arguments args the create sent (createObject puts
+// them there), so that the provider's own comparison of spec and state
+// says whether what it finds is what the create sent. upjet's Observe
+// plans the arguments against the resource's state: ResourceUpToDate
+// means no argument the create set differs (recovery.ArgsSame); otherwise
+// the resource is recovery.ArgsDifferent, with the top-level arguments
+// whose observed values differ named (recovery.CompareArgs). A weak proof
+// adopts only the first (recovery.Judge). With args nil (not known), the
+// resource is returned unchecked.
+func ObserveCreate(ctx context.Context, connector managed.ExternalConnector, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, args map[string]any, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
 		return nil, errors.Wrap(err, "cannot convert the managed resource")
 	}
@@ -78,7 +96,60 @@ func ObserveAs(ctx context.Context, connector managed.ExternalConnector, store *
 	if err != nil {
 		return nil, errors.Wrap(err, "cannot read the observation")
 	}
-	return []recovery.ExternalResource{{ID: name, Tags: observedTags(u)}}, nil
+	r := recovery.ExternalResource{ID: name, Tags: observedTags(u)}
+	if args != nil {
+		r.Args = recovery.ArgsSame
+		if !obs.ResourceUpToDate {
+			atProvider, _, _ := unstructured.NestedMap(u, "status", "atProvider")
+			r.Args, r.ArgsDiffer = recovery.ArgsDifferent, recovery.CompareArgs(args, atProvider)
+		}
+	}
+	return []recovery.ExternalResource{r}, nil
+}
+
+// createObject returns a copy of the candidate's managed resource with
+// the arguments its create sent (recovery.Candidate.CreateArgs) in
+// spec.forProvider, and those arguments; nil arguments, and the resource
+// as it is, when they cannot be known (the spec was edited and only their
+// digest was recorded): what is found is then left unchecked, and a weak
+// proof does not adopt it.
+func createObject(c *recovery.Candidate) (*unstructured.Unstructured, map[string]any, error) {
+	obj := c.Object.DeepCopy()
+	args, err := c.CreateArgs()
+	switch {
+	case errors.Is(err, recovery.ErrArgsUnknown):
+		return obj, nil, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	if err := unstructured.SetNestedField(obj.Object, runtime.DeepCopyJSONValue(args), "spec", "forProvider"); err != nil {
+		return nil, nil, errors.Wrap(err, "cannot set the create's arguments")
+	}
+	return obj, args, nil
+}
+
+// argsMatcher compares a resource a tag lister found with the create's
+// arguments: it observes the resource by its ID, as ObserveCreate does.
+func argsMatcher(connector managed.ExternalConnector, store *tjcontroller.OperationTrackerStore, newManaged func() resource.Managed) recovery.Matcher {
+	return recovery.MatcherFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) (recovery.ArgsMatch, []string, error) {
+		if c.Object == nil {
+			// Observe needs the provider config; a deleted managed
+			// resource adopts nothing anyway.
+			return "", nil, recovery.ErrArgsUnknown
+		}
+		obj, args, err := createObject(c)
+		if err != nil {
+			return "", nil, err
+		}
+		found, err := ObserveCreate(ctx, connector, store, obj, args, newManaged(), r.ID)
+		switch {
+		case err != nil:
+			return "", nil, err
+		case len(found) == 0:
+			return "", nil, fmt.Errorf("%s was listed by its tags, but observing it finds nothing", r.ID)
+		}
+		return found[0].Args, found[0].ArgsDiffer, nil
+	})
 }
 
 // observedTags returns the tags or labels an observation reports.

@@ -258,7 +258,14 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 					claimants[r.Name] = append(claimants[r.Name], gvk)
 				}
 			case strategy.ListByTags:
-				d.Finders[gvk.GroupKind()] = newListFinder(gvk.GroupKind(), r.Name, o.lister, o.nameKeyed[gvk.GroupKind()])
+				f := newListFinder(gvk.GroupKind(), r.Name, o.lister, o.nameKeyed[gvk.GroupKind()])
+				if inProcess {
+					// A lister returns IDs and tags: what only a weak
+					// proof makes ours is observed, and compared with
+					// the create's arguments, before it may be adopted.
+					f = recovery.VerifyArgs(f, argsMatcher(conn, store, newManaged))
+				}
+				d.Finders[gvk.GroupKind()] = f
 			}
 		}
 	}
@@ -364,15 +371,21 @@ func (t *templateKind) find(ctx context.Context, c *recovery.Candidate) ([]recov
 	if c.Object == nil {
 		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
 	}
+	// The key is rendered from what the create sent: a spec edited since
+	// names another key.
+	obj, args, err := createObject(c)
+	if err != nil {
+		return nil, err
+	}
 	mg := t.newManaged()
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(c.Object.UnstructuredContent(), mg); err != nil {
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
 		return nil, errors.Wrap(err, "cannot convert the managed resource")
 	}
 	id, err := t.render(ctx, mg)
 	if err != nil {
 		return nil, err
 	}
-	found, err := ObserveAs(ctx, t.conn, t.store, c.Object, t.newManaged(), id)
+	found, err := ObserveCreate(ctx, t.conn, t.store, obj, args, t.newManaged(), id)
 	if err != nil || len(found) == 0 || t.claims == nil || c.Intent.VacantKey != id {
 		return found, err
 	}

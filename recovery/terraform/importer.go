@@ -243,14 +243,18 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 // classify sets a found resource's status by recovery.Judge. A resource of
 // a deleted managed resource is an orphan for recovery to report, never
 // adopted into the workspace: it is Found, not Imported; so is one proven
-// only weakly, unless WithAdoptOnTags. A look-alike, or anything else not
+// only weakly whose arguments were not found the same as the create's,
+// and one proven by untimed crossplane tags unless WithAdoptOnTags. A look-alike, or anything else not
 // ours, is a conflict and never imported.
 func (im *Importer) classify(r *Result, found recovery.ExternalResource) {
 	r.Resource = &found
 	if p := recovery.Judge(r.Candidate, found, im.o.clockSkew).Proof; p != "" {
 		r.Proof = p
 		r.Status = StatusImported
-		if im.o.reportOnly || r.Candidate.Deleted() || p.OnlyOnTagsPolicy() && !im.o.adoptOnTags {
+		// A weak proof imports only what matches the create's arguments
+		// (recovery.Decide adopts nothing else).
+		weakUnchecked := p.Weak() && found.Args != recovery.ArgsSame
+		if im.o.reportOnly || r.Candidate.Deleted() || weakUnchecked || p.OnlyOnTagsPolicy() && !im.o.adoptOnTags {
 			r.Status = StatusFound
 		}
 		return

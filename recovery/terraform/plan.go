@@ -223,6 +223,7 @@ func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]b
 			continue
 		}
 		found := im.external(rc.Change.After, e.res.ImportID)
+		compareArgs(e.res.Candidate, &found, rc.Change.After)
 		im.classify(e.res, found)
 		if e.res.Status == StatusConflict || e.res.Status == StatusFound && !im.o.reportOnly {
 			removed[e] = true

@@ -10,6 +10,7 @@ package fcrecovery
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -66,13 +67,49 @@ func KindsNamespaced() []schema.GroupVersionKind {
 // keys), Networks by the crossplane external tags the candidate expects
 // (see recovery.Candidate.ExpectedTags, whose crossplane-kind names the
 // candidate's group), Addresses by those tags too.
+//
+// Each compares what only a weak proof would make ours with the arguments
+// the create sent (recovery.VerifyArgs): it reads the object by its ID and
+// compares its fields, which the fake cloud names as upjet names the
+// managed resource's spec.forProvider fields (zone, ttl, rrdatas,
+// cidrBlock, tags).
 func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
-	rs, net := recordSetFinder(c), networkFinder(c)
+	rs := recovery.VerifyArgs(recordSetFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetRecordSet(ctx, id) }))
+	net := recovery.VerifyArgs(networkFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetNetwork(ctx, id) }))
+	addr := recovery.VerifyArgs(addressFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetAddress(ctx, id) }))
 	return map[schema.GroupKind]recovery.Finder{
 		RecordSet: rs, RecordSetNamespaced: rs,
 		Network: net, NetworkNamespaced: net,
-		AddressNamespaced: addressFinder(c),
+		AddressNamespaced: addr,
 	}
+}
+
+// Matcher returns the recovery.Matcher of a fake cloud kind whose objects
+// get reads by ID: the object's JSON fields compared with the create's
+// arguments (recovery.CompareArgs).
+func Matcher(get func(ctx context.Context, id string) (any, error)) recovery.Matcher {
+	return recovery.MatcherFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) (recovery.ArgsMatch, []string, error) {
+		args, err := c.CreateArgs()
+		if err != nil {
+			return "", nil, err
+		}
+		obj, err := get(ctx, r.ID)
+		if err != nil {
+			return "", nil, fmt.Errorf("cannot read %s: %w", r.ID, err)
+		}
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return "", nil, err
+		}
+		var attrs map[string]any
+		if err := json.Unmarshal(b, &attrs); err != nil {
+			return "", nil, err
+		}
+		if differ := recovery.CompareArgs(args, attrs); len(differ) > 0 {
+			return recovery.ArgsDifferent, differ, nil
+		}
+		return recovery.ArgsSame, nil, nil
+	})
 }
 
 func recordSetFinder(c *fakecloud.Client) recovery.Finder {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"time"
 
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
@@ -52,11 +53,23 @@ type lineOptions struct {
 	// WithDeterministicExternalName on every managed reconciler
 	// (crossplane-runtime v1 has no such option).
 	deterministicExternalName bool
+	// noUIDTag (--uid-tag=false) makes the provider tag with upjet's own
+	// config.TagInitializer, crossplane's tags alone, as a provider that
+	// has not adopted intentjournal's tagger does, instead of
+	// upjetv2.TagInitializer, which adds the managed resource's UID.
+	// Recovery then proves a tagged resource ours only by crossplane tags
+	// and a creation time, a weak proof (docs/recovery.md, Ownership).
+	noUIDTag bool
 }
 
 // addFlags registers the line's flags on fs.
 func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&l.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
+	fs.BoolFunc("uid-tag", "With --journal or --annotation-only, tag with intentjournal's tagger, which adds the managed resource's UID (the default); --uid-tag=false tags with upjet's own, crossplane's tags alone (recovery then proves ownership only weakly).", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		l.noUIDTag = !on
+		return err
+	})
 }
 
 // managedObjects are the managed kinds a label shard's cache selects:
@@ -161,7 +174,7 @@ func run(ctx context.Context, zl *zap.Logger, o options) error {
 	// intentjournal: its tagger writes crossplane's tags, namespace
 	// included (upjet v2.3.0's drops it), and the MR's UID.
 	var popts []config.Option
-	if o.intents() {
+	if o.intents() && !o.line.noUIDTag {
 		popts = append(popts, config.WithTagger(upjetv2.TagInitializer))
 	}
 	clusterProvider, err := config.GetProvider(popts...)

@@ -29,6 +29,16 @@ func TestParseLineFlags(t *testing.T) {
 			args:   []string{"--journal=/j.db", "--deterministic-external-name"},
 			want:   lineOptions{deterministicExternalName: true},
 		},
+		"NoUIDTag": {
+			reason: "--uid-tag=false tags with upjet's own tagger: crossplane's tags alone.",
+			args:   []string{"--journal=/j.db", "--uid-tag=false"},
+			want:   lineOptions{noUIDTag: true},
+		},
+		"UIDTag": {
+			reason: "--uid-tag is the default, said out loud.",
+			args:   []string{"--journal=/j.db", "--uid-tag"},
+			want:   lineOptions{},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
