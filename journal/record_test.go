@@ -102,6 +102,44 @@ func TestRecordTolerantOfUnknownFields(t *testing.T) {
 	}
 }
 
+// TestArgsRecorded: the journal keeps the create's arguments whole; the
+// annotation keeps their digest and generation, never the arguments.
+func TestArgsRecorded(t *testing.T) {
+	in := goldenIntent().Clone()
+	in.Args = Arguments{Digest: "sha256:0f", Generation: 3, Body: []byte(`{"rrdatas":["192.0.2.10"],"ttl":300}`)}
+	rec, err := EncodeRecord(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := DecodeRecord([]byte(in.Resource.UID), rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in.Args, got.Args); diff != "" {
+		t.Errorf("the record's arguments (-want +got):\n%s", diff)
+	}
+	ann, err := EncodeAnnotation(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ann, "rrdatas") {
+		t.Errorf("the annotation carries the arguments themselves: %s", ann)
+	}
+	dec, err := DecodeAnnotation(ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Arguments{Digest: "sha256:0f", Generation: 3}, dec.Args); diff != "" {
+		t.Errorf("the annotation's arguments (-want +got):\n%s", diff)
+	}
+	// Clone copies the body.
+	c := in.Clone()
+	c.Args.Body[0] = '['
+	if in.Args.Body[0] != '{' {
+		t.Error("Clone shares the arguments' bytes")
+	}
+}
+
 func TestEncodeRecordRejectsInvalid(t *testing.T) {
 	long := strings.Repeat("x", maxFieldSize+1)
 	cases := map[string]struct {
@@ -113,6 +151,12 @@ func TestEncodeRecordRejectsInvalid(t *testing.T) {
 		"BadState":  {"unknown states never reach disk", func(in *Intent) { in.State = "nope" }},
 		"LongField": {"fields are bounded", func(in *Intent) { in.ExternalName = long }},
 		"LongKey":   {"lookup keys are bounded", func(in *Intent) { in.LookupKeys[long] = "v" }},
+		"ArgsTooLong": {"the create's arguments are bounded", func(in *Intent) {
+			in.Args.Body = []byte(`"` + strings.Repeat("x", MaxArgsBody) + `"`)
+		}},
+		"ArgsNotJSON":        {"the create's arguments are JSON", func(in *Intent) { in.Args.Body = []byte("{") }},
+		"NegativeGeneration": {"a generation is never negative", func(in *Intent) { in.Args.Generation = -1 }},
+		"LongDigest":         {"the digest is bounded", func(in *Intent) { in.Args.Digest = long }},
 		"ManyLookups": {"the number of lookup keys is bounded", func(in *Intent) {
 			for i := range MaxLookupKeys + 1 {
 				in.LookupKeys[strings.Repeat("k", i+1)] = "v"
