@@ -101,6 +101,12 @@ type judged struct {
 //	                                    after the create began; any others are orphans
 //	best proof is weak (tags, no        unresolved: reported, create kept blocked, unless the
 //	  creation time)                    kind's mode is adopt-on-tags
+//	what a weak proof (vacant key,      conflict (ArgumentsDiffer): someone else made it; never
+//	  crossplane tags) would take for     adopt or touch it; pause the MR and report, even when
+//	  ours differs from the create's      it was found by tags alone
+//	  arguments
+//	best proof is weak and nobody       unresolved: reported, create kept blocked
+//	  compared the arguments
 //	only resources not ours, one        conflict: never adopt; pause the MR and report
 //	  holding the natural key
 //	the create met "already exists"     conflict, as above: a look-alike found by tags holds

@@ -50,7 +50,7 @@ func TestBadInput(t *testing.T) {
 	t.Run("DryRunChangesNothing", func(t *testing.T) {
 		nw := testbed.NewNetwork("dry", "10.9.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "dry", Tags: fakecloudtest.CrossplaneTags("Network", "dry")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "dry", CIDRBlock: "10.9.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "dry")}); err != nil {
 			t.Fatal(err)
 		}
 		before := e.annotations(ctx, nw)
@@ -80,7 +80,7 @@ func TestBadInput(t *testing.T) {
 			mrName := strings.ToLower(name)
 			nw := testbed.NewNetwork(mrName, "10.8.0.0/16")
 			pendingOnly(t, nw, map[string]string{journal.AnnotationKey: value})
-			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, Tags: fakecloudtest.CrossplaneTags("Network", mrName)})
+			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, CIDRBlock: "10.8.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", mrName)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestBadInput(t *testing.T) {
 	t.Run("PatchConflictRetriesWithFreshRead", func(t *testing.T) {
 		nw := testbed.NewNetwork("raced", "10.6.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "raced", Tags: fakecloudtest.CrossplaneTags("Network", "raced")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "raced", CIDRBlock: "10.6.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "raced")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,8 +202,13 @@ func TestBadInput(t *testing.T) {
 		}
 		rs := testbed.NewRecordSet("secretive", "zone-s")
 		rs.Spec.WriteConnectionSecretToReference = &xpv1.SecretReference{Name: "conn", Namespace: "default"}
+		// The record holds the value too, as the create sent it: the
+		// report must name neither the arguments' values nor the
+		// resource's attributes.
+		leaked := secret
+		rs.Spec.ForProvider.Rrdatas = []*string{&leaked}
 		in := e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-s", "name": "secretive"})
-		if _, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-s", Name: "secretive", Type: "A", RRDatas: []string{secret}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "secretive")}); err != nil {
+		if _, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-s", Name: "secretive", Type: "A", TTL: 300, RRDatas: []string{secret}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "secretive")}); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
@@ -229,7 +234,7 @@ func TestBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nw := testbed.NewNetwork("damaged", "10.5.5.0/16")
+		nw := testbed.NewNetwork("damaged", "10.5.0.0/16")
 		if err := e.cluster.Client.Create(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +261,7 @@ func TestBadInput(t *testing.T) {
 		if err := e.cluster.Client.Update(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "damaged", Tags: fakecloudtest.CrossplaneTags("Network", "damaged")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "damaged", CIDRBlock: "10.5.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "damaged")})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -111,7 +111,7 @@ func TestSIGKILLMidPassIsIdempotent(t *testing.T) {
 	for i := range 8 {
 		nw := testbed.NewNetwork(fmt.Sprintf("idem-adopt-%d", i), "10.0.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: nw.Name, Tags: fakecloudtest.CrossplaneTags("Network", nw.Name)})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: nw.Name, CIDRBlock: "10.0.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", nw.Name)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -470,7 +470,7 @@ func TestRBAC(t *testing.T) {
 	// ours found (adopted), someone else's found (conflict).
 	clearMe := newRow(ctx, t, e, "RecordSet", "rbac-clear", nil)
 	adoptMe := newRow(ctx, t, e, "Network", "rbac-adopt", func() {
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-adopt", Tags: fakecloudtest.CrossplaneTags("Network", "rbac-adopt")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-adopt", CIDRBlock: "10.20.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "rbac-adopt")}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -576,7 +576,7 @@ func TestRBAC(t *testing.T) {
 				reason:   "adoption needs patch; the decision must wait, not be dropped",
 				resource: "networks", verb: "patch", journaled: true,
 				inCloud: func(name string) {
-					if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
+					if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.20.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -726,7 +726,7 @@ func TestRBAC(t *testing.T) {
 		// The Recoverer's pass.
 		nw := testbed.NewNetwork("rbac-provider", "10.21.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-provider", Tags: fakecloudtest.CrossplaneTags("Network", "rbac-provider")}); err != nil {
+		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "rbac-provider", CIDRBlock: "10.21.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "rbac-provider")}); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := recovery.Run(ctx, e.rbacOptions(provider, nw.GetUID()))

@@ -12,11 +12,13 @@ import (
 
 	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.uber.org/zap/zaptest"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
@@ -115,11 +117,21 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	for k, v := range keys {
 		lk[k] = v
 	}
+	// What the create sends, recorded as the adapter's create path does.
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	args, err := recovery.RecordArgs(u, obj.GetGeneration())
+	if err != nil {
+		e.t.Fatal(err)
+	}
 	in, err := e.journal.Begin(ctx, journal.Intent{
 		Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
 		LookupKeys: lk,
 		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
 		UIDTag:     uidTag,
+		Args:       args,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -147,7 +159,7 @@ func (e *env) deletedInFlight(ctx context.Context, name, cidr string, tagsFor fu
 	e.t.Helper()
 	nw := testbed.NewNetwork(name, cidr)
 	e.begin(ctx, nw, "Network", nil)
-	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: tagsFor(nw.GetUID())})
+	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: cidr, Tags: tagsFor(nw.GetUID())})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -310,20 +322,34 @@ func TestDecisionTable(t *testing.T) {
 		if got := e.state(ctx, nw.GetUID()); got != journal.StateAdopted {
 			t.Errorf("journal state %s, want adopted", got)
 		}
+		// Crossplane tags with a creation time are a weak proof: the
+		// report says so, and that the arguments were checked (#29).
+		if f := rep.Entries[0].Found; len(f) != 1 || !f[0].Weak || f[0].Arguments != string(recovery.ArgsSame) || f[0].Proof != string(recovery.ProofTags) {
+			t.Errorf("found %+v, want one weak CrossplaneTags proof whose arguments match", f)
+		}
 		if r := e.eventReasons(ctx, "adopt-me"); !contains(r, recovery.EventAdopted) {
 			t.Errorf("events %v, want %s", r, recovery.EventAdopted)
 		}
 	})
 
 	row("AdoptionEventsLimited", func(t *testing.T) {
-		// Three adoptions in a pass allowed one IntentAdopted Event: one
-		// is posted, and the report says two went without.
-		names := []string{"evt-adopt-0", "evt-adopt-1", "evt-adopt-2"}
+		// Three adoptions on a strong proof (the UID tag) in a pass
+		// allowed one IntentAdopted Event: one is posted, and the report
+		// says two went without. A fourth, on the weak crossplane-tags
+		// proof, posts its Event whatever the budget (#29): it is the
+		// adoption an operator may want to check.
+		names := []string{"evt-adopt-0", "evt-adopt-1", "evt-adopt-2", "evt-adopt-weak"}
 		for i, name := range names {
 			nw := testbed.NewNetwork(name, fmt.Sprintf("10.9.%d.0/24", i))
-			e.begin(ctx, nw, "Network", nil)
+			tags := fakecloudtest.CrossplaneTags("Network", name)
+			if name == "evt-adopt-weak" {
+				e.begin(ctx, nw, "Network", nil)
+			} else {
+				e.beginUIDTagged(ctx, nw, "Network", nil)
+				tags[recovery.TagUID] = string(nw.GetUID())
+			}
 			resolved = append(resolved, nw.GetUID())
-			if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: fmt.Sprintf("10.9.%d.0/24", i), Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
+			if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: fmt.Sprintf("10.9.%d.0/24", i), Tags: tags}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -334,8 +360,8 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if rep.Summary.Adopted != 3 {
-			t.Fatalf("summary %+v, want 3 adopted", rep.Summary)
+		if rep.Summary.Adopted != 4 {
+			t.Fatalf("summary %+v, want 4 adopted", rep.Summary)
 		}
 		posted := func() (n int) {
 			list, err := e.events.List(ctx, metav1.ListOptions{})
@@ -356,8 +382,11 @@ func TestDecisionTable(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 		time.Sleep(2 * time.Second)
-		if n := posted(); n != 1 {
-			t.Errorf("%d %s Events posted for 3 adoptions, want 1 (Policy.AdoptionEvents)", n, recovery.EventAdopted)
+		if n := posted(); n != 2 {
+			t.Errorf("%d %s Events posted for 3 strong adoptions and 1 weak, want 2: 1 (Policy.AdoptionEvents) and the weak one", n, recovery.EventAdopted)
+		}
+		if !e.hasEvent(ctx, "evt-adopt-weak", recovery.EventAdopted) {
+			t.Errorf("the weak adoption's %s Event was withheld", recovery.EventAdopted)
 		}
 		want := []string{"2 adoptions have no IntentAdopted Event: a pass posts at most 1 (Policy.AdoptionEvents); each is in this report and in its resource's intentjournal.io/recovered annotation"}
 		if diff := cmp.Diff(want, rep.Source.Notes); diff != "" {
@@ -369,7 +398,7 @@ func TestDecisionTable(t *testing.T) {
 		rs := testbed.NewRecordSet("www-adopt", "zone-a")
 		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-a", "name": "www-adopt"})
 		resolved = append(resolved, rs.GetUID())
-		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", RRDatas: []string{"192.0.2.1"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-adopt")})
+		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-adopt")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -420,13 +449,84 @@ func TestDecisionTable(t *testing.T) {
 		}
 	})
 
+	row("WeakProofArgsDifferConflicts", func(t *testing.T) {
+		// Issue #29: a network with this MR's crossplane tags, made after
+		// its create began (as another cluster's within the clock-skew
+		// allowance), with another CIDR. The create sent no UID tag, so
+		// only the weak crossplane-tags proof speaks for it, and the
+		// arguments differ: someone else's, never adopted or touched.
+		nw := testbed.NewNetwork("weak-differ", "10.5.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "weak-differ", CIDRBlock: "10.99.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "weak-differ")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonArgsDiffer {
+			t.Fatalf("report %+v, want one conflict, %s", rep.Entries, recovery.ReasonArgsDiffer)
+		}
+		want := []recovery.Found{{ID: theirs.ID, Tags: theirs.Tags, CreatedAt: theirs.CreatedAt, LookAlike: true, Arguments: string(recovery.ArgsDifferent), ArgumentsDiffer: []string{"cidrBlock"}}}
+		if diff := cmp.Diff(want, rep.Entries[0].Found, cmpopts.IgnoreFields(recovery.Found{}, "NotOurs")); diff != "" {
+			t.Errorf("found (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationPaused] != "true" {
+			t.Error("the MR must be paused: its reconciler would rewrite the network's CIDR")
+		}
+		if _, ok := a[recovery.AnnotationExternalName]; ok {
+			t.Error("a network that differs from the create was adopted")
+		}
+		if !e.hasEvent(ctx, "weak-differ", recovery.EventConflict) {
+			t.Errorf("no Warning Event %s on weak-differ", recovery.EventConflict)
+		}
+		if got, err := fc.GetNetwork(ctx, theirs.ID); err != nil || got.CIDRBlock != "10.99.0.0/16" || !cmp.Equal(got.Tags, theirs.Tags) {
+			t.Errorf("their network: %+v, %v; want it untouched", got, err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+	})
+
+	row("StrongProofArgsDifferAdopts", func(t *testing.T) {
+		// A network carrying this MR's UID tag is its own create's,
+		// whatever its arguments: drifted, and the provider corrects it.
+		nw := testbed.NewNetwork("strong-differ", "10.6.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		tags := fakecloudtest.CrossplaneTags("Network", "strong-differ")
+		tags[recovery.TagUID] = string(nw.GetUID())
+		ours, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "strong-differ", CIDRBlock: "10.66.0.0/16", Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"strong-differ": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		if f := rep.Entries[0].Found; len(f) != 1 || f[0].Weak || f[0].Proof != string(recovery.ProofUID) {
+			t.Errorf("found %+v, want one strong UIDTag proof", f)
+		}
+		if a := e.annotations(ctx, nw); a[recovery.AnnotationExternalName] != ours.ID {
+			t.Errorf("external-name %q, want %s", a[recovery.AnnotationExternalName], ours.ID)
+		}
+	})
+
 	row("SeveralAdoptsOldestReportsRest", func(t *testing.T) {
 		nw := testbed.NewNetwork("twice", "10.2.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
 		resolved = append(resolved, nw.GetUID())
 		var ids []string
 		for range 3 {
-			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", Tags: fakecloudtest.CrossplaneTags("Network", "twice")})
+			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", CIDRBlock: "10.2.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "twice")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -493,7 +593,7 @@ func TestDecisionTable(t *testing.T) {
 	row("DeletedMRTagsOnlyOrphanKept", func(t *testing.T) {
 		// Crossplane tags alone never delete: any cluster with the same
 		// manifests writes the same ones.
-		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.4.1.0/16", func(types.UID) map[string]string { return fakecloudtest.CrossplaneTags("Network", "gone-tags-only") })
+		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.14.0.0/16", func(types.UID) map[string]string { return fakecloudtest.CrossplaneTags("Network", "gone-tags-only") })
 		resolved = append(resolved, nw.GetUID())
 		o := e.options(nw.GetUID())
 		o.Policy.DeleteOrphans = true
@@ -714,7 +814,7 @@ func TestDecisionTable(t *testing.T) {
 		nw := testbed.NewNetwork("single", "10.10.0.0/16")
 		resolved = append(resolved, nw.GetUID())
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", Tags: fakecloudtest.CrossplaneTags("Network", "single")})
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", CIDRBlock: "10.10.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "single")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -813,7 +913,7 @@ func TestResolvedPatchWakesReconciler(t *testing.T) {
 	}
 	adopted := testbed.NewNetwork("wake-adopted", "10.0.0.0/16")
 	e.begin(ctx, adopted, "Network", nil)
-	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, Tags: fakecloudtest.CrossplaneTags("Network", adopted.Name)}); err != nil {
+	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, CIDRBlock: "10.0.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", adopted.Name)}); err != nil {
 		t.Fatal(err)
 	}
 	conflict := testbed.NewRecordSet("wake-conflict", "zone-wake")
