@@ -275,7 +275,7 @@ func TestCreatePath(t *testing.T) {
 	t.Run("OwnConflictIsAdopted", func(t *testing.T) {
 		mg := h.newMR(t, "ours")
 		// An earlier attempt made it, with the crossplane tags.
-		rs, err := h.cloud.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "example-com", Name: "ours", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.1"},
+		rs, err := h.cloud.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "example-com", Name: "ours", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"},
 			Tags: map[string]string{"crossplane-kind": "recordset.fakecloud.intentjournal.io", "crossplane-name": "ours", "crossplane-providerconfig": "default"}})
 		if err != nil {
 			t.Fatalf("CreateRecordSet(): %v", err)
@@ -290,6 +290,36 @@ func TestCreatePath(t *testing.T) {
 		}
 		if diff := cmp.Diff(journal.StateAdopted, h.intent(t, string(mg.GetUID())).State); diff != "" {
 			t.Errorf("the journal says adopted; -want, +got:\n%s", diff)
+		}
+	})
+
+	t.Run("LookAlikeWithOtherArgumentsIsNotAdopted", func(t *testing.T) {
+		// The create met "already exists": someone made the record with
+		// this MR's crossplane tags within the clock-skew allowance, and
+		// another answer and TTL. Adopting it would let the provider
+		// rewrite it (#29): the MR is paused, the record untouched.
+		mg := h.newMR(t, "theirs-differ")
+		rs, err := h.cloud.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "example-com", Name: "theirs-differ", Type: "A", TTL: 600, RRDatas: []string{"203.0.113.66"},
+			Tags: map[string]string{"crossplane-kind": "recordset.fakecloud.intentjournal.io", "crossplane-name": "theirs-differ", "crossplane-providerconfig": "default"}})
+		if err != nil {
+			t.Fatalf("CreateRecordSet(): %v", err)
+		}
+		if err := h.create(t, mg); err != nil {
+			t.Fatalf("Create(): %v", err)
+		}
+		_ = h.cb.Create(mg.GetName())(errors.New(`recordset "theirs-differ" already exists in zone "example-com"`), ctx)
+		got := h.get(t, mg.GetName())
+		if n := meta.GetExternalName(got); n != "" {
+			t.Errorf("a record with other arguments was adopted as %q", n)
+		}
+		if !meta.IsPaused(got) {
+			t.Error("the MR must be paused, or its reconciler would rewrite the record")
+		}
+		if diff := cmp.Diff(journal.StateReported, h.intent(t, string(mg.GetUID())).State); diff != "" {
+			t.Errorf("the journal says reported; -want, +got:\n%s", diff)
+		}
+		if after, err := h.cloud.GetRecordSet(ctx, rs.ID); err != nil || after.TTL != 600 || !cmp.Equal(after.RRDatas, []string{"203.0.113.66"}) {
+			t.Errorf("their record: %+v, %v; want it untouched", after, err)
 		}
 	})
 
