@@ -8,8 +8,15 @@
 # table per line and mode plus the full test logs.
 # About one trial in three also meets look-alikes (issue #15: cloud objects
 # with its managed resources' names and crossplane tags, made before them by
-# "another cluster"); each table counts those trials separately and lists the
-# trials that broke each invariant.
+# "another cluster"). In half of those the look-alikes are made within the
+# clock-skew allowance with arguments of their own, and on the v2 line the
+# provider then runs with --uid-tag=false on cluster-scoped resources, so only
+# weak proofs can find anything; in two thirds the v2 line also creates
+# Records and races a foreign record into each one's key between the key
+# probe and the create (issue #29). Each table counts those trials separately,
+# has a Record column on v2, and lists the trials that broke each invariant
+# (look-alike-unchanged: a look-alike's or foreign record's tags or arguments
+# changed).
 #
 # Usage:
 #   hack/crashtest.sh

@@ -8,8 +8,12 @@
 // number of managed resources, the fake cloud's faults (create errors,
 // latency, ambiguous creates), the hit the failpoint fires on, and in about
 // one trial in three the look-alikes (issue #15): cloud objects that
-// "another cluster" made before the trial's managed resources, with their
-// names, zone and crossplane tags but not their UID tag. The
+// "another cluster" made with the trial's managed resources' names, zone
+// and crossplane tags but not their UID tag, either before them or, with
+// arguments of their own, within the clock-skew allowance (issue #29;
+// WithWeakTags runs those trials with a provider that sends no UID tag).
+// Such a trial may also create Records (WithRecords) and race a foreign
+// record into each one's key between the key probe and the create. The
 // harness, in the package's tests, runs the plan against envtest, the fake
 // cloud process and the provider built with -tags failpoints (see
 // internal/failpoint); Check decides the invariants from what the trial
@@ -17,7 +21,9 @@
 //
 //   - every cloud object is bound to exactly one managed resource, or listed
 //     as an orphan in a recovery report (look-alikes aside);
-//   - every look-alike still exists with the same tags, bound to nothing;
+//   - every look-alike (foreign records included) still exists, bound to
+//     nothing;
+//   - every look-alike keeps the tags and arguments it was made with;
 //   - no managed resource is bound to a cloud object made before it;
 //   - no managed resource is stuck: each is Ready, or paused and reported;
 //   - at most one 409 per managed resource;

@@ -1,11 +1,7 @@
 package crashmatrix
 
 import (
-	"bufio"
 	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,14 +12,12 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/internal/testbed"
-	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
@@ -42,7 +36,11 @@ const (
 // env is what the trials of one lane share: the line, one envtest, one
 // fake cloud, the binaries.
 type env struct {
-	line     testbed.Line
+	line testbed.Line
+	// weak, when set, is how the line runs within-skew trials
+	// (WithWeakTags); records, its Record kind (WithRecords).
+	weak     *WeakTags
+	records  *Records
 	cl       *fakecloudtest.Cluster
 	fc       *testbed.FakeCloud
 	provider string // built with -tags failpoints
@@ -76,12 +74,73 @@ type incarnation struct {
 	started time.Time
 }
 
-// start runs the provider, logging to name.log, with the failpoint terms
-// fps armed.
-func (e *env) start(t *testing.T, dir, name string, fps ...failpoint.Term) *incarnation {
+// trial is one trial as the harness runs it: its plan, and where its
+// managed resources live.
+type trial struct {
+	p      Plan
+	prefix string
+	dir    string
+	// line serves the trial's RecordSets and Networks: the env's line,
+	// or in a within-skew trial the WeakTags line.
+	line testbed.Line
+	// providerArgs are the provider's extra flags: WeakTags.ProviderArgs
+	// in a within-skew trial.
+	providerArgs []string
+	// records is how many Records the trial creates: the plan's foreign
+	// records on a line with a Record kind, else none.
+	records int
+	// names are the managed resources' names, the Records' first.
+	names []string
+}
+
+// newTrial lays out the plan p as trial i.
+func (e *env) newTrial(t *testing.T, i int, p Plan) *trial {
+	tr := &trial{p: p, prefix: fmt.Sprintf("t%03d", i), dir: t.TempDir(), line: e.line}
+	if p.LookAlikesWithinSkew && p.LookAlikes() > 0 && e.weak != nil {
+		tr.line, tr.providerArgs = e.weak.Line, e.weak.ProviderArgs
+	}
+	if e.records != nil {
+		tr.records = p.ForeignRecords
+	}
+	for j := range tr.records {
+		tr.names = append(tr.names, recName(tr.prefix, j))
+	}
+	for j := range p.RecordSets {
+		tr.names = append(tr.names, rsName(tr.prefix, j))
+	}
+	for j := range p.Networks {
+		tr.names = append(tr.names, netName(tr.prefix, j))
+	}
+	return tr
+}
+
+// lists returns empty lists of the kinds the trial creates, with the
+// options that scope each to its namespace.
+func (e *env) lists(tr *trial) []scopedList {
+	out := []scopedList{
+		{tr.line.List(KindRecordSet), tr.line.ListOptions()},
+		{tr.line.List(KindNetwork), tr.line.ListOptions()},
+	}
+	if tr.records > 0 {
+		out = append(out, scopedList{e.records.Line.List(KindRecord), e.records.Line.ListOptions()})
+	}
+	return out
+}
+
+// scopedList is a list of one kind and what scopes it.
+type scopedList struct {
+	list *unstructured.UnstructuredList
+	opts []client.ListOption
+}
+
+// start runs the trial's provider, logging to name.log, with the
+// failpoint terms fps armed.
+func (e *env) start(t *testing.T, tr *trial, name string, fps ...failpoint.Term) *incarnation {
 	t.Helper()
+	dir := tr.dir
 	args := []string{"--kubeconfig", e.cl.Kubeconfig, "--metrics-bind-address", "0", "--max-reconcile-rate=100",
 		"--replica", "provider-0", "--recovery-report", filepath.Join(dir, "recovery.json")}
+	args = append(args, tr.providerArgs...)
 	if e.mode == ModeJournal {
 		args = append(args, "--journal", filepath.Join(dir, "intents.db"))
 	} else {
@@ -119,12 +178,40 @@ func (p *incarnation) logContains(t *testing.T, s string) bool {
 
 // TrialResult is what one trial measured.
 type TrialResult struct {
-	Plan       Plan
-	Mode       Mode
-	Fired      bool // the crash happened at the planned point
-	InFlight   int  // MRs without external name whose object the cloud had made, at the crash
-	Duration   time.Duration
-	Violations []Violation
+	Plan     Plan
+	Mode     Mode
+	Fired    bool // the crash happened at the planned point
+	InFlight int  // MRs without external name whose object the cloud had made, at the crash
+	// Weak says the provider sent no UID tag (a within-skew trial on a
+	// line WithWeakTags): only weak proofs could find its resources.
+	Weak bool
+	// Records is how many Records the trial created; Foreign how many
+	// foreign records the harness made at their keys before their
+	// creates (the rest lost the race).
+	Records, Foreign int
+	Duration         time.Duration
+	Violations       []Violation
+}
+
+// Kinds returns the kinds the trial created.
+func (r TrialResult) Kinds() []string {
+	k := r.Plan.Kinds()
+	if r.Records > 0 {
+		k = append(k, KindRecord)
+	}
+	return k
+}
+
+// variant describes, for the trial's log line, what issue #29 added.
+func (r TrialResult) variant() string {
+	var s string
+	if r.Weak {
+		s += " no-uid-tag"
+	}
+	if r.Records > 0 {
+		s += fmt.Sprintf(" foreign-made=%d/%d", r.Foreign, r.Records)
+	}
+	return s
 }
 
 // Passed reports whether kind passed the trial: no violation of that kind
@@ -142,14 +229,16 @@ func (r TrialResult) Passed(kind string) bool {
 func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	t.Helper()
 	start := time.Now()
-	res := TrialResult{Plan: p, Mode: e.mode}
-	dir := t.TempDir()
-	prefix := fmt.Sprintf("t%03d", i)
-	// The look-alikes come first, without faults, and at least a second
-	// before the MRs: creationTimestamp keeps whole seconds, and
-	// not-bound-to-older compares the cloud's clock against it.
+	tr := e.newTrial(t, i, p)
+	res := TrialResult{Plan: p, Mode: e.mode, Weak: len(tr.providerArgs) > 0, Records: tr.records}
+	dir := tr.dir
+	// The look-alikes come first, without faults. Older ones (issue #15)
+	// come at least a second before the MRs: creationTimestamp keeps
+	// whole seconds, and not-bound-to-older compares the cloud's clock
+	// against it. Those within the skew allowance (issue #29) need no
+	// wait: the creates begin seconds after them.
 	e.fc.SetFaults(t, fakecloud.Faults{})
-	theirs := e.createLookAlikes(t, prefix, p)
+	theirs := e.createLookAlikes(t, tr)
 	mrsNotBefore := time.Now().Add(1100 * time.Millisecond)
 	e.fc.SetFaults(t, fakecloud.Faults{
 		Latency:       fakecloud.Latencies{Create: p.Faults.CreateLatency},
@@ -175,26 +264,32 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	}
 	var p1 *incarnation
 	if fp := first.Failpoint(); fp != "" {
-		p1 = e.start(t, dir, "provider-armed", failpoint.Term{Point: fp, Action: failpoint.ActionKill, OnHit: p.KillOnHit})
+		p1 = e.start(t, tr, "provider-armed", failpoint.Term{Point: fp, Action: failpoint.ActionKill, OnHit: p.KillOnHit})
 	} else {
-		p1 = e.start(t, dir, "provider-armed")
+		p1 = e.start(t, tr, "provider-armed")
 	}
-	if len(theirs) > 0 {
+	if len(theirs) > 0 && !p.LookAlikesWithinSkew {
 		time.Sleep(time.Until(mrsNotBefore))
 	}
-	names := e.createMRs(t, prefix, p)
+	var foreign *foreignRecords
+	if tr.records > 0 {
+		// Watching before the Records exist: the key probe may label
+		// one at once.
+		foreign = e.raceForeignRecords(t, tr.names[:tr.records])
+	}
+	e.createMRs(t, tr)
 	if first == DuringCreate {
-		e.killDuringCreate(t, p1, prefix, theirs, p.KillOnHit)
+		e.killDuringCreate(t, p1, tr.prefix, theirs, p.KillOnHit)
 		res.Fired = true
 	} else {
-		res.Fired = e.waitFired(t, p1, names)
+		res.Fired = e.waitFired(t, p1, tr)
 	}
-	res.InFlight = e.inFlight(t, names, theirs)
+	res.InFlight = e.inFlight(t, tr, theirs, foreign)
 	collect(p1)
 	t.Logf("crashed after %s", time.Since(start).Round(100*time.Millisecond))
 
 	if p.Point == DuringRecovery {
-		p2 := e.start(t, dir, "provider-recovery-armed", failpoint.Term{Point: failpoint.RecoveryResolved, Action: failpoint.ActionKill, OnHit: p.RecoveryKillOnHit})
+		p2 := e.start(t, tr, "provider-recovery-armed", failpoint.Term{Point: failpoint.RecoveryResolved, Action: failpoint.ActionKill, OnHit: p.RecoveryKillOnHit})
 		deadline := time.Now().Add(fireTimeout)
 		for time.Now().Before(deadline) {
 			if exited, _ := p2.Exited(); exited || p2.logContains(t, "recovery pass finished") {
@@ -206,25 +301,30 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 		collect(p2)
 	}
 
-	pf := e.start(t, dir, "provider-restarted")
-	e.waitConverged(t, pf, names, dir)
+	pf := e.start(t, tr, "provider-restarted")
+	e.waitConverged(t, pf, tr)
 	t.Logf("converged %s after the restart", time.Since(pf.started).Round(100*time.Millisecond))
 	time.Sleep(time.Second) // anything still looping would show in the counts
+	fr := foreign.stop()
+	res.Foreign = len(fr.made)
+	if tr.records > 0 {
+		t.Logf("foreign records: %d made between the key probe and the create, %d races lost to the Record's own create", len(fr.made), fr.lost)
+	}
 	after := e.fc.Stats(t)
 	collect(pf)
 
 	o := Observation{
-		MRs:        e.snapshot(t, names),
-		LookAlikes: theirs,
+		MRs:        e.snapshot(t, tr),
+		LookAlikes: slices.Concat(theirs, fr.made),
 		Reports:    reports,
 		Conflicts:  conflictsFromLogs(t, logs),
 		CloudConflicts: map[string]int64{
-			KindRecordSet: after.Kinds["recordsets"].Conflicts - before.Kinds["recordsets"].Conflicts,
+			KindRecordSet: after.Kinds["recordsets"].Conflicts - before.Kinds["recordsets"].Conflicts - fr.conflicts,
 			KindNetwork:   after.Kinds["networks"].Conflicts - before.Kinds["networks"].Conflicts,
 		},
 	}
-	for _, c := range cloudObjects(after) {
-		if strings.HasPrefix(c.MR, prefix+"-") {
+	for _, c := range e.cloudObjects(after) {
+		if strings.HasPrefix(c.MR, tr.prefix+"-") {
 			o.Cloud = append(o.Cloud, c)
 		}
 	}
@@ -232,31 +332,34 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 		o.Journal, o.JournalErr = verifyJournal(filepath.Join(dir, "intents.db"))
 	}
 	res.Violations = Check(o)
+	for _, l := range lookAlikeFates(o) {
+		t.Log(l)
+	}
 	res.Duration = time.Since(start)
 	if len(res.Violations) > 0 && e.keep != "" {
-		keepEvidence(t, filepath.Join(e.keep, fmt.Sprintf("%s-%d", e.mode, p.Seed)), reports, logs, e.managed(t, names))
+		keepEvidence(t, filepath.Join(e.keep, fmt.Sprintf("%s-%d", e.mode, p.Seed)), reports, logs, e.managed(t, tr))
 	}
-	e.cleanup(t, names, slices.Concat(o.Cloud, theirs))
+	e.cleanup(t, tr, slices.Concat(o.Cloud, o.LookAlikes))
 	return res
 }
 
-// createMRs creates the plan's managed resources named after prefix.
-func (e *env) createMRs(t *testing.T, prefix string, p Plan) []string {
+// createMRs creates the trial's managed resources: its Records first,
+// so that the kills the plan places among the first hits often meet them.
+func (e *env) createMRs(t *testing.T, tr *trial) {
 	t.Helper()
 	var objs []client.Object
-	var names []string
-	for j := range p.RecordSets {
-		n := rsName(prefix, j)
-		objs = append(objs, e.line.RecordSet(n, zone))
-		names = append(names, n)
+	for _, n := range tr.names[:tr.records] {
+		objs = append(objs, e.records.Line.Managed(KindRecord, n, map[string]any{
+			"zone": zone, "name": n, "type": "A", "ttl": int64(recordTTL), "rrdatas": []any{recordData},
+		}))
 	}
-	for j := range p.Networks {
-		n := netName(prefix, j)
-		objs = append(objs, e.line.Network(n, cidr(p.Seed, j)))
-		names = append(names, n)
+	for j := range tr.p.RecordSets {
+		objs = append(objs, tr.line.RecordSet(rsName(tr.prefix, j), zone))
+	}
+	for j := range tr.p.Networks {
+		objs = append(objs, tr.line.Network(netName(tr.prefix, j), cidr(tr.p.Seed, j)))
 	}
 	e.cl.Create(t, objs...)
-	return names
 }
 
 // killDuringCreate SIGKILLs inc once the cloud has committed n of the
@@ -266,7 +369,7 @@ func (e *env) killDuringCreate(t *testing.T, inc *incarnation, prefix string, th
 	t.Helper()
 	deadline := time.Now().Add(fireTimeout)
 	for time.Now().Before(deadline) {
-		if len(ownObjects(e.fc.Stats(t), prefix, theirs)) >= n {
+		if len(ownObjects(e.cloudObjects(e.fc.Stats(t)), prefix, theirs)) >= n {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -276,14 +379,14 @@ func (e *env) killDuringCreate(t *testing.T, inc *incarnation, prefix string, th
 
 // waitFired waits until inc's failpoint fires (the process is gone), every
 // MR has converged without it firing, or fireTimeout passes.
-func (e *env) waitFired(t *testing.T, inc *incarnation, names []string) bool {
+func (e *env) waitFired(t *testing.T, inc *incarnation, tr *trial) bool {
 	t.Helper()
 	deadline := time.Now().Add(fireTimeout)
 	for time.Now().Before(deadline) {
 		if exited, _ := inc.Exited(); exited {
 			return inc.fired(t)
 		}
-		if converged(e.snapshot(t, names), len(names)) {
+		if converged(e.snapshot(t, tr), len(tr.names)) {
 			return false
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -293,8 +396,9 @@ func (e *env) waitFired(t *testing.T, inc *incarnation, names []string) bool {
 
 // waitConverged waits until every MR is Ready or paused and the pass of
 // inc has written its report, or e.converge passes.
-func (e *env) waitConverged(t *testing.T, inc *incarnation, names []string, dir string) {
+func (e *env) waitConverged(t *testing.T, inc *incarnation, tr *trial) {
 	t.Helper()
+	dir := tr.dir
 	deadline := time.Now().Add(e.converge)
 	for time.Now().Before(deadline) {
 		if exited, err := inc.Exited(); exited {
@@ -302,7 +406,7 @@ func (e *env) waitConverged(t *testing.T, inc *incarnation, names []string, dir 
 			return
 		}
 		st, err := os.Stat(filepath.Join(dir, "recovery.json"))
-		if err == nil && !st.ModTime().Before(inc.started) && converged(e.snapshot(t, names), len(names)) {
+		if err == nil && !st.ModTime().Before(inc.started) && converged(e.snapshot(t, tr), len(tr.names)) {
 			return
 		}
 		time.Sleep(250 * time.Millisecond)
@@ -323,221 +427,21 @@ func converged(mrs []MR, want int) bool {
 }
 
 // inFlight counts the MRs with no external name whose object the cloud
-// has made; a look-alike (theirs) is not an MR's object.
-func (e *env) inFlight(t *testing.T, names []string, theirs []CloudObject) int {
+// has made; a look-alike (theirs) or a foreign record is not an MR's
+// object.
+func (e *env) inFlight(t *testing.T, tr *trial, theirs []CloudObject, foreign *foreignRecords) int {
 	t.Helper()
 	made := map[string]bool{}
-	for _, c := range cloudObjects(e.fc.Stats(t)) {
-		if !slices.ContainsFunc(theirs, func(la CloudObject) bool { return la.ID == c.ID }) {
+	for _, c := range e.cloudObjects(e.fc.Stats(t)) {
+		if !slices.ContainsFunc(theirs, func(la CloudObject) bool { return la.ID == c.ID }) && !foreign.theirs(c) {
 			made[c.MR] = true
 		}
 	}
 	n := 0
-	for _, m := range e.snapshot(t, names) {
+	for _, m := range e.snapshot(t, tr) {
 		if m.ExternalName == "" && made[m.Name] {
 			n++
 		}
 	}
 	return n
-}
-
-// managed returns the RecordSets and Networks called names.
-func (e *env) managed(t *testing.T, names []string) []*unstructured.Unstructured {
-	t.Helper()
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
-	var out []*unstructured.Unstructured
-	for _, kind := range []string{KindRecordSet, KindNetwork} {
-		l := e.line.List(kind)
-		if err := e.cl.Client.List(ctx, l, e.line.ListOptions()...); err != nil {
-			t.Fatalf("cannot list %s: %v", kind, err)
-		}
-		for i := range l.Items {
-			if want[l.Items[i].GetName()] {
-				out = append(out, &l.Items[i])
-			}
-		}
-	}
-	return out
-}
-
-// snapshot returns the invariants' view of the MRs called names.
-func (e *env) snapshot(t *testing.T, names []string) []MR {
-	t.Helper()
-	var out []MR
-	for _, mg := range e.managed(t, names) {
-		out = append(out, snapshotOf(mg))
-	}
-	return out
-}
-
-// snapshotOf returns the invariants' view of the managed resource mg.
-func snapshotOf(mg *unstructured.Unstructured) MR {
-	ready := condition(mg, "Ready")
-	m := MR{
-		Kind: mg.GetKind(), Name: mg.GetName(), UID: string(mg.GetUID()),
-		ExternalName: mg.GetAnnotations()[annotationExternalName],
-		Ready:        ready.Status == "True",
-		Paused:       mg.GetAnnotations()[annotationPaused] == "true",
-		CreatedAt:    mg.GetCreationTimestamp().Time,
-	}
-	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil {
-		m.IntentState = string(in.State)
-	}
-	var parts []string
-	for _, ct := range []string{"Ready", "Synced"} {
-		c := condition(mg, ct)
-		parts = append(parts, fmt.Sprintf("%s=%s/%s %q", ct, c.Status, c.Reason, c.Message))
-	}
-	m.Status = strings.Join(parts, " ")
-	return m
-}
-
-// crossplane-runtime's annotations, read off unstructured objects.
-const (
-	annotationExternalName = "crossplane.io/external-name"
-	annotationPaused       = "crossplane.io/paused"
-)
-
-// cond is what the harness reads of a status condition.
-type cond struct{ Status, Reason, Message string }
-
-// condition returns mg's status condition of type ct; a missing one has
-// status Unknown, as crossplane-runtime's GetCondition says.
-func condition(mg *unstructured.Unstructured, ct string) cond {
-	conds, _, _ := unstructured.NestedSlice(mg.Object, "status", "conditions")
-	for _, c := range conds {
-		m, ok := c.(map[string]any)
-		if !ok || m["type"] != ct {
-			continue
-		}
-		str := func(k string) string { s, _ := m[k].(string); return s }
-		return cond{Status: str("status"), Reason: str("reason"), Message: str("message")}
-	}
-	return cond{Status: "Unknown"}
-}
-
-// cloudObjects flattens the fake cloud's live objects.
-func cloudObjects(s fakecloud.Stats) []CloudObject {
-	var out []CloudObject
-	for _, o := range s.Objects.All() {
-		out = append(out, CloudObject{Kind: o.Kind, ID: o.ID, MR: o.Tags[tagName], Tags: o.Tags, CreatedAt: o.CreatedAt})
-	}
-	return out
-}
-
-// conflictsFromLogs counts, per managed resource, the creates the provider
-// settled as a 409 conflict, over every incarnation's log.
-func conflictsFromLogs(t *testing.T, paths []string) map[string]int {
-	t.Helper()
-	out := map[string]int{}
-	seen := map[string]bool{}
-	for _, p := range paths {
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatalf("cannot open provider log: %v", err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			var l struct {
-				Msg        string `json:"msg"`
-				Resource   string `json:"resource"`
-				ErrorClass string `json:"error-class"`
-			}
-			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Msg == "intent settled" && l.ErrorClass == string(journal.ErrorClassConflict) {
-				out[l.Resource]++
-			}
-		}
-		_ = f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatalf("cannot read provider log %s: %v", p, err)
-		}
-	}
-	return out
-}
-
-// verifyJournal opens the journal read-only and verifies it.
-func verifyJournal(path string) (*journal.VerifyReport, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
-	j, err := journal.Open(path, journal.WithReadOnly())
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the journal: %w", err)
-	}
-	defer j.Close()
-	r, err := j.Verify(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("cannot verify the journal: %w", err)
-	}
-	return r, nil
-}
-
-// cleanup removes the trial's MRs (finalizers dropped: no provider runs)
-// and the cloud objects cloud (the look-alikes among them), and clears the
-// faults.
-func (e *env) cleanup(t *testing.T, names []string, cloud []CloudObject) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
-	for _, mg := range e.managed(t, names) {
-		patch := client.RawPatch(types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`))
-		if err := e.cl.Client.Patch(ctx, mg, patch); err != nil {
-			t.Fatalf("cannot drop the finalizers of %s: %v", mg.GetName(), err)
-		}
-		if err := client.IgnoreNotFound(e.cl.Client.Delete(ctx, mg)); err != nil {
-			t.Fatalf("cannot delete %s: %v", mg.GetName(), err)
-		}
-	}
-	for _, c := range cloud {
-		var err error
-		if c.Kind == KindRecordSet {
-			err = e.fc.Client.DeleteRecordSet(ctx, c.ID)
-		} else {
-			err = e.fc.Client.DeleteNetwork(ctx, c.ID)
-		}
-		if err != nil && !errors.Is(err, fakecloud.ErrNotFound) {
-			t.Fatalf("cannot delete %s %s: %v", c.Kind, c.ID, err)
-		}
-	}
-	e.fc.SetFaults(t, fakecloud.Faults{})
-}
-
-// keepEvidence copies a failed trial's reports, provider logs and
-// managed resources (managed.json: annotations, conditions and all) into
-// dir.
-func keepEvidence(t *testing.T, dir string, reports [][]byte, logs []string, mrs []*unstructured.Unstructured) {
-	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Errorf("cannot keep the evidence: %v", err)
-		return
-	}
-	if b, err := json.MarshalIndent(mrs, "", "  "); err != nil {
-		t.Errorf("cannot encode the managed resources: %v", err)
-	} else if err := os.WriteFile(filepath.Join(dir, "managed.json"), b, 0o644); err != nil {
-		t.Errorf("cannot keep the managed resources: %v", err)
-	}
-	for i, b := range reports {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("recovery-%d.json", i)), b, 0o644); err != nil {
-			t.Errorf("cannot keep a report: %v", err)
-		}
-	}
-	for _, l := range logs {
-		b, err := os.ReadFile(l)
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, filepath.Base(l)), b, 0o644)
-		}
-		if err != nil {
-			t.Errorf("cannot keep a provider log: %v", err)
-		}
-	}
-	t.Logf("reports, provider logs and managed resources kept in %s", dir)
 }

@@ -15,6 +15,7 @@ import (
 const (
 	InvBoundOrReported    = "bound-or-reported"
 	InvLookAlikeUntouched = "look-alike-untouched"
+	InvLookAlikeUnchanged = "look-alike-unchanged"
 	InvNotBoundToOlder    = "not-bound-to-older"
 	InvNotStuck           = "not-stuck"
 	InvOneConflict        = "one-conflict"
@@ -38,11 +39,42 @@ type MR struct {
 
 // CloudObject is a live fake cloud object.
 type CloudObject struct {
-	Kind, ID string
-	// MR is the crossplane-name tag.
-	MR        string
-	Tags      map[string]string
+	// Kind is the managed kind the object is of: RecordSet, Network, or
+	// Record for an untagged record set in the trials' zone.
+	Kind string
+	// ID is the fake cloud's own ID.
+	ID string
+	// ExternalName is what a managed resource bound to the object holds
+	// as its external name, where that is not ID: a Record's Terraform
+	// ID, composed from its zone, name and type. Reports name the object
+	// by it too.
+	ExternalName string
+	// MR is the name of the managed resource the object is for: the
+	// crossplane-name tag, or a Record's name.
+	MR   string
+	Tags map[string]string
+	// Attrs are the object's arguments as the cloud holds them, by their
+	// Terraform names: a record set's zone, name, type, ttl and rrdatas, a
+	// network's name and cidrBlock.
+	Attrs     map[string]string
 	CreatedAt time.Time
+}
+
+// key is the name a managed resource binds the object by.
+func (c CloudObject) key() string {
+	if c.ExternalName != "" {
+		return c.ExternalName
+	}
+	return c.ID
+}
+
+// name names the object in messages: its ID, and its external name
+// where that differs.
+func (c CloudObject) name() string {
+	if c.ExternalName != "" {
+		return c.ID + " (" + c.ExternalName + ")"
+	}
+	return c.ID
 }
 
 // Observation is what a trial left behind once the provider converged.
@@ -51,11 +83,13 @@ type Observation struct {
 	// Cloud holds the trial's live cloud objects (those tagged with the
 	// name of one of its managed resources), look-alikes included.
 	Cloud []CloudObject
-	// LookAlikes are the objects the harness made, before the managed
-	// resources, with their names and crossplane tags but not their UID
-	// (issue #15), as the cloud answered their creates. They belong to
-	// no managed resource of the trial: recovery must not adopt, delete or
-	// retag them, and no report need list them.
+	// LookAlikes are the objects the harness made, as the cloud answered
+	// their creates: before the managed resources, with their names and
+	// crossplane tags but not their UID (issue #15), older or within the
+	// clock-skew allowance; and the foreign records it raced into a
+	// Record's key between the key probe and the create (issue #29). They
+	// belong to no managed resource of the trial: recovery must not adopt,
+	// delete, retag or change them, and no report need list them.
 	LookAlikes []CloudObject
 	// Reports are the recovery reports the provider wrote, as read from
 	// disk, one per incarnation that wrote one.
@@ -64,7 +98,8 @@ type Observation struct {
 	// provider settled as a 409 conflict (from its logs).
 	Conflicts map[string]int
 	// CloudConflicts counts the 409s the fake cloud answered during the
-	// trial, per kind.
+	// trial, per kind of cloud object: under KindRecordSet those of every
+	// record set, the Records' included.
 	CloudConflicts map[string]int64
 	// Journal is the journal's verify report; nil in annotation-only mode.
 	Journal    *journal.VerifyReport
@@ -104,36 +139,47 @@ func Check(o Observation) []Violation {
 	for _, la := range o.LookAlikes {
 		theirs[la.ID] = true
 	}
-	live := map[string]CloudObject{}
+	live := map[string]CloudObject{}  // by ID
+	bound := map[string]CloudObject{} // by the name a managed resource binds it by
 	for _, c := range o.Cloud {
 		live[c.ID] = c
+		bound[c.key()] = c
 		if theirs[c.ID] {
 			continue // not ours: see look-alike-untouched
 		}
-		switch n := byExt[c.ID]; {
+		switch n := byExt[c.key()]; {
 		case len(n) == 1:
 		case len(n) > 1:
-			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s is bound to %d managed resources: %s", c.Kind, c.ID, len(n), strings.Join(n, ", "))})
-		case !orphans[c.ID]:
-			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s (tag %q) is bound to no managed resource and in no report", c.Kind, c.ID, c.MR)})
+			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s is bound to %d managed resources: %s", c.Kind, c.name(), len(n), strings.Join(n, ", "))})
+		case !orphans[c.key()]:
+			out = append(out, Violation{c.Kind, InvBoundOrReported, fmt.Sprintf("%s %s (for %q) is bound to no managed resource and in no report", c.Kind, c.name(), c.MR)})
 		}
 	}
 
 	for _, la := range o.LookAlikes {
 		c, ok := live[la.ID]
-		switch {
-		case !ok:
-			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is gone", la.Kind, la.ID, la.MR)})
-		case !maps.Equal(c.Tags, la.Tags):
-			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s was retagged: %v, was %v", la.Kind, la.ID, la.MR, c.Tags, la.Tags)})
+		if !ok {
+			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is gone", la.Kind, la.name(), la.MR)})
 		}
-		if n := byExt[la.ID]; len(n) > 0 {
-			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is bound to %s", la.Kind, la.ID, la.MR, strings.Join(n, ", "))})
+		// A Record's key names whatever record sits there: a managed
+		// resource holding it is bound to the look-alike only while the
+		// look-alike lives. A cloud ID is never reused.
+		if n := byExt[la.key()]; len(n) > 0 && (ok || la.ExternalName == "") {
+			out = append(out, Violation{la.Kind, InvLookAlikeUntouched, fmt.Sprintf("the look-alike %s %s of %s is bound to %s", la.Kind, la.name(), la.MR, strings.Join(n, ", "))})
+		}
+		if !ok {
+			continue
+		}
+		if !maps.Equal(c.Tags, la.Tags) {
+			out = append(out, Violation{la.Kind, InvLookAlikeUnchanged, fmt.Sprintf("the look-alike %s %s of %s was retagged: %v, was %v", la.Kind, la.name(), la.MR, c.Tags, la.Tags)})
+		}
+		if d := attrsChanged(la.Attrs, c.Attrs); d != "" {
+			out = append(out, Violation{la.Kind, InvLookAlikeUnchanged, fmt.Sprintf("the look-alike %s %s of %s was changed: %s", la.Kind, la.name(), la.MR, d)})
 		}
 	}
 
 	for _, m := range o.MRs {
-		if c, ok := live[m.ExternalName]; ok && m.ExternalName != "" && c.CreatedAt.Before(m.CreatedAt) {
+		if c, ok := bound[m.ExternalName]; ok && m.ExternalName != "" && c.CreatedAt.Before(m.CreatedAt) {
 			out = append(out, Violation{m.Kind, InvNotBoundToOlder, fmt.Sprintf("%s is bound to %s %s, made at %s, before the managed resource at %s",
 				m.Name, c.Kind, c.ID, c.CreatedAt.UTC().Format(time.RFC3339Nano), m.CreatedAt.UTC().Format(time.RFC3339))})
 		}
@@ -152,7 +198,12 @@ func Check(o Observation) []Violation {
 
 	perKind := map[string]int{}
 	for _, m := range o.MRs {
-		perKind[m.Kind]++
+		// The cloud counts a Record's 409s with the record sets'.
+		k := m.Kind
+		if k == KindRecord {
+			k = KindRecordSet
+		}
+		perKind[k]++
 	}
 	for _, name := range sortedKeys(o.Conflicts) {
 		if n := o.Conflicts[name]; n > 1 {
@@ -161,7 +212,11 @@ func Check(o Observation) []Violation {
 	}
 	for _, k := range sortedKeys(o.CloudConflicts) {
 		if n := o.CloudConflicts[k]; n > int64(perKind[k]) {
-			out = append(out, Violation{k, InvOneConflict, fmt.Sprintf("the cloud answered %d 409s for %d %ss", n, perKind[k], k)})
+			what := fmt.Sprintf("%d %ss", perKind[k], k)
+			if k == KindRecordSet && slices.ContainsFunc(o.MRs, func(m MR) bool { return m.Kind == KindRecord }) {
+				what = fmt.Sprintf("%d RecordSets and Records", perKind[k])
+			}
+			out = append(out, Violation{k, InvOneConflict, fmt.Sprintf("the cloud answered %d 409s for %s", n, what)})
 		}
 	}
 
@@ -204,6 +259,37 @@ func decodeReports(raws [][]byte, out *[]Violation) (n int, orphans, named map[s
 		}
 	}
 	return n, orphans, named
+}
+
+// attrsChanged describes how the arguments got differ from was, "" when
+// they are the same: "ttl 600 -> 300, rrdatas 203.0.113.66 -> 192.0.2.10".
+func attrsChanged(was, got map[string]string) string {
+	var d []string
+	for _, k := range sortedKeys(mergeKeys(was, got)) {
+		w, wok := was[k]
+		g, gok := got[k]
+		switch {
+		case wok && gok && w != g:
+			d = append(d, fmt.Sprintf("%s %s -> %s", k, w, g))
+		case wok && !gok:
+			d = append(d, fmt.Sprintf("%s %s -> (none)", k, w))
+		case !wok && gok:
+			d = append(d, fmt.Sprintf("%s (none) -> %s", k, g))
+		}
+	}
+	return strings.Join(d, ", ")
+}
+
+// mergeKeys returns a set of the keys of a and b.
+func mergeKeys(a, b map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -38,6 +38,23 @@ func lookAlike(kind, id, mr string, at time.Time) CloudObject {
 	return CloudObject{Kind: kind, ID: id, MR: mr, Tags: fakecloudtest.CrossplaneTags(kind, mr), CreatedAt: at}
 }
 
+// withAttrs returns c holding the arguments attrs.
+func withAttrs(c CloudObject, attrs map[string]string) CloudObject {
+	c.Attrs = attrs
+	return c
+}
+
+// rrAttrs are a record set's arguments in the trials' zone.
+func rrAttrs(name string, ttl, data string) map[string]string {
+	return map[string]string{"zone": zone, "name": name, "type": "A", "ttl": ttl, "rrdatas": data}
+}
+
+// record returns the untagged record set with ID id at the key of the
+// Record r0, made at at with the given TTL and rrdatas.
+func record(id string, at time.Time, ttl, data string) CloudObject {
+	return CloudObject{Kind: KindRecord, ID: id, ExternalName: recordID(zone, "r0", "A"), MR: "r0", Attrs: rrAttrs("r0", ttl, data), CreatedAt: at}
+}
+
 // ours returns an object made at at by the create of the managed resource
 // mr, whose UID is uid.
 func ours(kind, id, mr, uid string, at time.Time) CloudObject {
@@ -67,6 +84,22 @@ func TestCheck(t *testing.T) {
 	laRS, laNet := lookAlike(KindRecordSet, "rs-9", "r0", t0), lookAlike(KindNetwork, "net-9", "n0", t0)
 	retagged := lookAlike(KindNetwork, "net-9", "n0", t0)
 	retagged.Tags[recovery.TagUID] = "u-n0"
+	// Issue #29: look-alikes made within the skew allowance with arguments
+	// of their own, as the cloud answered them, and as recovery might
+	// have left them had it adopted them.
+	t2 := t1.Add(300 * time.Millisecond) // after the MRs
+	theirRS := withAttrs(lookAlike(KindRecordSet, "rs-9", "r0", t0), rrAttrs("r0", "600", "203.0.113.66"))
+	rewrittenRS := withAttrs(lookAlike(KindRecordSet, "rs-9", "r0", t0), rrAttrs("r0", "300", "192.0.2.10"))
+	theirNet := withAttrs(lookAlike(KindNetwork, "net-9", "n0", t0), map[string]string{"name": "n0", "cidrBlock": "10.0.200.0/24"})
+	rewrittenNet := withAttrs(lookAlike(KindNetwork, "net-9", "n0", t0), map[string]string{"name": "n0", "cidrBlock": "10.0.0.0/24"})
+	foreign := record("rs-8", t2, "600", "203.0.113.66")
+	rewrittenForeign := record("rs-8", t2, "300", "192.0.2.10")
+	ownRecord := record("rs-7", t2, "300", "192.0.2.10")
+	recordKey := recordID(zone, "r0", "A")
+	reportedRecord := func(m MR) MR {
+		m.Kind, m.Name, m.Paused, m.IntentState = KindRecord, "r0", true, string(journal.StateReported)
+		return mr(m)
+	}
 	cases := map[string]struct {
 		reason string
 		o      Observation
@@ -95,7 +128,7 @@ func TestCheck(t *testing.T) {
 				Cloud:   []CloudObject{obj(KindNetwork, "net-1", "n0"), obj(KindNetwork, "net-2", "n0")},
 				Reports: [][]byte{empty},
 			},
-			want: []Violation{{KindNetwork, InvBoundOrReported, `Network net-2 (tag "n0") is bound to no managed resource and in no report`}},
+			want: []Violation{{KindNetwork, InvBoundOrReported, `Network net-2 (for "n0") is bound to no managed resource and in no report`}},
 		},
 		"BoundTwice": {
 			reason: "Two MRs may not share one cloud object.",
@@ -136,7 +169,7 @@ func TestCheck(t *testing.T) {
 				LookAlikes: []CloudObject{laNet},
 				Reports:    [][]byte{empty},
 			},
-			want: []Violation{{KindNetwork, InvLookAlikeUntouched,
+			want: []Violation{{KindNetwork, InvLookAlikeUnchanged,
 				"the look-alike Network net-9 of n0 was retagged: map[crossplane-kind:network.fakecloud.intentjournal.io crossplane-name:n0 crossplane-providerconfig:default intentjournal-uid:u-n0], was map[crossplane-kind:network.fakecloud.intentjournal.io crossplane-name:n0 crossplane-providerconfig:default]"}},
 		},
 		"LookAlikeBound": {
@@ -148,6 +181,114 @@ func TestCheck(t *testing.T) {
 				Reports:    [][]byte{empty},
 			},
 			want: []Violation{{KindRecordSet, InvLookAlikeUntouched, "the look-alike RecordSet rs-9 of r0 is bound to r0"}},
+		},
+		"WithinSkewLookAlikesUntouched": {
+			reason: "Look-alikes within the skew allowance whose arguments differ, left as they were made: the RecordSet whose key one holds is paused and reported, the Network bound to its own object.",
+			o: Observation{
+				MRs: []MR{
+					mr(MR{Kind: KindRecordSet, Name: "r0", Paused: true, IntentState: string(journal.StateReported)}),
+					mr(ready(KindNetwork, "n0", "net-1")),
+				},
+				Cloud:      []CloudObject{theirRS, theirNet, ours(KindNetwork, "net-1", "n0", "u-n0", t2)},
+				LookAlikes: []CloudObject{theirRS, theirNet},
+				Reports:    [][]byte{empty},
+			},
+		},
+		"LookAlikeChanged": {
+			reason: "A look-alike whose TTL and rrdatas recovery's adoption let the provider rewrite is a violation, though its tags are the same and nothing is bound to it any more.",
+			o: Observation{
+				MRs:        []MR{mr(MR{Kind: KindRecordSet, Name: "r0", Paused: true, IntentState: string(journal.StateReported)})},
+				Cloud:      []CloudObject{rewrittenRS},
+				LookAlikes: []CloudObject{theirRS},
+				Reports:    [][]byte{empty},
+			},
+			want: []Violation{{KindRecordSet, InvLookAlikeUnchanged, "the look-alike RecordSet rs-9 of r0 was changed: rrdatas 203.0.113.66 -> 192.0.2.10, ttl 600 -> 300"}},
+		},
+		"LookAlikeCIDRChanged": {
+			reason: "A Network look-alike given the managed resource's CIDR block is changed, whatever else holds.",
+			o: Observation{
+				MRs:        []MR{mr(ready(KindNetwork, "n0", "net-1"))},
+				Cloud:      []CloudObject{rewrittenNet, ours(KindNetwork, "net-1", "n0", "u-n0", t2)},
+				LookAlikes: []CloudObject{theirNet},
+				Reports:    [][]byte{empty},
+			},
+			want: []Violation{{KindNetwork, InvLookAlikeUnchanged, "the look-alike Network net-9 of n0 was changed: cidrBlock 10.0.200.0/24 -> 10.0.0.0/24"}},
+		},
+		"LookAlikeAttributeDropped": {
+			reason: "An argument the look-alike had and lost is a change too.",
+			o: Observation{
+				MRs:        []MR{mr(ready(KindNetwork, "n0", "net-1"))},
+				Cloud:      []CloudObject{withAttrs(theirNet, map[string]string{"name": "n0"}), ours(KindNetwork, "net-1", "n0", "u-n0", t2)},
+				LookAlikes: []CloudObject{theirNet},
+				Reports:    [][]byte{empty},
+			},
+			want: []Violation{{KindNetwork, InvLookAlikeUnchanged, "the look-alike Network net-9 of n0 was changed: cidrBlock 10.0.200.0/24 -> (none)"}},
+		},
+		"ForeignRecordUntouched": {
+			reason: "A foreign record made at a Record's key between the probe and the create, left as it was: the Record is paused and reported, and the record, bound to nothing, is in no report.",
+			o: Observation{
+				MRs:        []MR{reportedRecord(MR{})},
+				Cloud:      []CloudObject{foreign},
+				LookAlikes: []CloudObject{foreign},
+				Reports:    [][]byte{empty},
+			},
+		},
+		"ForeignRecordAdoptedAndRewritten": {
+			reason: "Issue #29's finding: recovery adopted the foreign record on the key-vacant proof and the provider enforced the Record's spec on it. Bound and changed, each its own violation; made after the Record, so not older.",
+			o: Observation{
+				MRs:        []MR{mr(MR{Kind: KindRecord, Name: "r0", ExternalName: recordKey, Ready: true})},
+				Cloud:      []CloudObject{rewrittenForeign},
+				LookAlikes: []CloudObject{foreign},
+				Reports:    [][]byte{empty},
+			},
+			want: []Violation{
+				{KindRecord, InvLookAlikeUntouched, "the look-alike Record rs-8 (zones/crash.example/records/r0/A) of r0 is bound to r0"},
+				{KindRecord, InvLookAlikeUnchanged, "the look-alike Record rs-8 (zones/crash.example/records/r0/A) of r0 was changed: rrdatas 203.0.113.66 -> 192.0.2.10, ttl 600 -> 300"},
+			},
+		},
+		"ForeignRecordReplaced": {
+			reason: "A foreign record deleted and replaced by the Record's own at the same key is gone, though the key is held and bound: a Record binds by its key, the look-alike is known by its cloud ID.",
+			o: Observation{
+				MRs:        []MR{mr(MR{Kind: KindRecord, Name: "r0", ExternalName: recordKey, Ready: true})},
+				Cloud:      []CloudObject{ownRecord},
+				LookAlikes: []CloudObject{foreign},
+				Reports:    [][]byte{empty},
+			},
+			want: []Violation{{KindRecord, InvLookAlikeUntouched, "the look-alike Record rs-8 (zones/crash.example/records/r0/A) of r0 is gone"}},
+		},
+		"OwnRecordBound": {
+			reason: "A Record bound by its key to its own record, the foreign race lost: nothing to report.",
+			o: Observation{
+				MRs:     []MR{mr(MR{Kind: KindRecord, Name: "r0", ExternalName: recordKey, Ready: true})},
+				Cloud:   []CloudObject{ownRecord},
+				Reports: [][]byte{empty},
+			},
+		},
+		"OwnRecordUnbound": {
+			reason: "A Record's own record bound to nothing and in no report is a violation, named by its cloud ID and its key.",
+			o: Observation{
+				MRs:     []MR{reportedRecord(MR{})},
+				Cloud:   []CloudObject{ownRecord},
+				Reports: [][]byte{empty},
+			},
+			want: []Violation{{KindRecord, InvBoundOrReported, `Record rs-7 (zones/crash.example/records/r0/A) (for "r0") is bound to no managed resource and in no report`}},
+		},
+		"RecordConflictsCountWithRecordSets": {
+			reason: "The cloud counts a Record's 409 with the record sets': one RecordSet and one Record may meet two.",
+			o: Observation{
+				MRs:            []MR{reportedRecord(MR{}), {Kind: KindRecordSet, Name: "r1", Paused: true, IntentState: string(journal.StateReported)}},
+				Reports:        [][]byte{empty},
+				CloudConflicts: map[string]int64{KindRecordSet: 2},
+			},
+		},
+		"RecordConflictsTooMany": {
+			reason: "Three 409s for one RecordSet and one Record is one too many.",
+			o: Observation{
+				MRs:            []MR{reportedRecord(MR{}), {Kind: KindRecordSet, Name: "r1", Paused: true, IntentState: string(journal.StateReported)}},
+				Reports:        [][]byte{empty},
+				CloudConflicts: map[string]int64{KindRecordSet: 3},
+			},
+			want: []Violation{{KindRecordSet, InvOneConflict, "the cloud answered 3 409s for 2 RecordSets and Records"}},
 		},
 		"BoundToOlder": {
 			reason: "A managed resource bound to an object made before it is a violation, look-alike or not.",

@@ -104,12 +104,39 @@ type Plan struct {
 	// crossplane tags, but no intentjournal UID tag. A RecordSet's
 	// look-alike holds its natural key, so its create meets a 409.
 	LookAlikeRecordSets, LookAlikeNetworks int
+	// LookAlikesWithinSkew says the look-alikes are made within the
+	// clock-skew allowance (issue #29): just before the managed resources,
+	// with their crossplane tags but arguments of their own (a RecordSet's
+	// TTL and rrdatas, a Network's CIDR block), so that their creation
+	// time cannot tell them apart. Otherwise they are made older (issue
+	// #15), with the managed resources' very spec. On a line that can
+	// (WithWeakTags), the provider then sends no UID tag, and only a weak
+	// proof (crossplane tags within the allowance) can find its own
+	// resources.
+	LookAlikesWithinSkew bool
+	// ForeignRecords is how many Records the trial creates on a line with
+	// a tagless template kind (WithRecords), each of which meets a foreign
+	// record (issue #29): one the harness makes at the Record's key once
+	// the key probe found it free, before the create, so that the create
+	// meets "already exists" and only the key-vacant proof (a weak one)
+	// could take the foreign record for ours.
+	ForeignRecords int
 }
 
-// Total returns the number of managed resources.
+// OlderLookAlikesOnly returns p as NewPlan drew it before issue #29: its
+// look-alikes older, with the managed resources' spec, and no foreign
+// records (-crash.older-lookalikes).
+func (p Plan) OlderLookAlikesOnly() Plan {
+	p.LookAlikesWithinSkew, p.ForeignRecords = false, 0
+	return p
+}
+
+// Total returns the number of RecordSets and Networks; the Records of
+// ForeignRecords come besides.
 func (p Plan) Total() int { return p.RecordSets + p.Networks }
 
-// LookAlikes returns the number of look-alikes the plan makes.
+// LookAlikes returns the number of look-alikes the plan makes, foreign
+// records aside.
 func (p Plan) LookAlikes() int { return p.LookAlikeRecordSets + p.LookAlikeNetworks }
 
 // Kinds returns the kinds the plan creates.
@@ -133,6 +160,12 @@ func (p Plan) String() string {
 	}
 	if p.LookAlikes() > 0 {
 		s += fmt.Sprintf(" look-alikes=rs:%d,net:%d", p.LookAlikeRecordSets, p.LookAlikeNetworks)
+		if p.LookAlikesWithinSkew {
+			s += ",within-skew"
+		}
+	}
+	if p.ForeignRecords > 0 {
+		s += fmt.Sprintf(" foreign-records=%d", p.ForeignRecords)
 	}
 	return s
 }
@@ -141,12 +174,19 @@ func (p Plan) String() string {
 const (
 	KindRecordSet = testbed.KindRecordSet
 	KindNetwork   = testbed.KindNetwork
+	// KindRecord is the tagless record kind a line may serve besides
+	// (WithRecords): the fake cloud's record set, without tags, whose ID
+	// its Terraform resource composes from zone, name and type.
+	KindRecord = "Record"
 )
 
 // NewPlan derives a trial from seed. With nameKeyedOnly the trial creates
 // RecordSets only. About one trial in three meets look-alikes: one or two
-// of each kind it creates, at least one in all. Their draws come last, so
-// they changed no other field of any seed's plan when they were added.
+// of each kind it creates, at least one in all; in half of them the
+// look-alikes are made within the clock-skew allowance, and in two thirds
+// the trial also creates one or two Records that meet foreign records.
+// Their draws come last, so they changed no other field of any seed's plan
+// when they were added.
 func NewPlan(seed uint64, nameKeyedOnly bool) Plan {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	p := Plan{Seed: seed, Point: Points[rng.IntN(len(Points))]}
@@ -189,6 +229,10 @@ func NewPlan(seed uint64, nameKeyedOnly bool) Plan {
 				p.LookAlikeNetworks = 1
 			}
 		}
+		// Issue #29's draws, after #15's: the seeds of #15's runs keep
+		// their look-alike counts.
+		p.LookAlikesWithinSkew = rng.IntN(2) == 0
+		p.ForeignRecords = rng.IntN(3)
 	}
 	return p
 }

@@ -48,7 +48,7 @@ func TestNewPlanKeepsOldSeeds(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := NewPlan(tc.seed, tc.nameKeyedOnly)
-			got.LookAlikeRecordSets, got.LookAlikeNetworks = 0, 0
+			got.LookAlikeRecordSets, got.LookAlikeNetworks, got.LookAlikesWithinSkew, got.ForeignRecords = 0, 0, false, 0
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("NewPlan(%d, %t): %s Every field but the look-alikes must be as before they were added.\n-want, +got:\n%s", tc.seed, tc.nameKeyedOnly, tc.reason, diff)
 			}
@@ -56,9 +56,42 @@ func TestNewPlanKeepsOldSeeds(t *testing.T) {
 	}
 }
 
+// TestNewPlanKeepsLookAlikeCounts pins the look-alikes of seeds that
+// docs/reliability.md names from the runs of issue #15: issue #29's draws
+// come after them, so each keeps its count of look-alikes, and with
+// -crash.older-lookalikes (OlderLookAlikesOnly) its very plan.
+func TestNewPlanKeepsLookAlikeCounts(t *testing.T) {
+	cases := map[string]struct {
+		reason      string
+		seed        uint64
+		rs, net     int
+		withinSkew  bool
+		foreignRecs int
+	}{
+		"AdoptedByTags": {reason: "Seed 20261157 replays the finding of a create no intent explains: two Network look-alikes.",
+			seed: 20261157, net: 2, withinSkew: true, foreignRecs: 2},
+		"ConflictOfAKilledPass": {reason: "Seed 20261176 replays the conflict a killed pass decided: one RecordSet look-alike.",
+			seed: 20261176, rs: 1, foreignRecs: 2},
+		"Both": {reason: "Seed 20261130 met a look-alike of each kind.", seed: 20261130, rs: 1, net: 1, foreignRecs: 2},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := NewPlan(tc.seed, false)
+			got := [4]any{p.LookAlikeRecordSets, p.LookAlikeNetworks, p.LookAlikesWithinSkew, p.ForeignRecords}
+			if diff := cmp.Diff([4]any{tc.rs, tc.net, tc.withinSkew, tc.foreignRecs}, got); diff != "" {
+				t.Errorf("NewPlan(%d): %s Its look-alike counts stay; the draws of #29 follow them.\n-want, +got (rs, net, within skew, foreign records):\n%s", tc.seed, tc.reason, diff)
+			}
+			o := p.OlderLookAlikesOnly()
+			if o.LookAlikesWithinSkew || o.ForeignRecords != 0 || o.LookAlikeRecordSets != tc.rs || o.LookAlikeNetworks != tc.net {
+				t.Errorf("OlderLookAlikesOnly(): %s It must give back the plan as #15 drew it, got %s", tc.reason, o)
+			}
+		})
+	}
+}
+
 func TestNewPlanBounds(t *testing.T) {
 	points := map[Point]int{}
-	lookAlikes := 0
+	lookAlikes, withinSkew, foreign := 0, 0, 0
 	for seed := range uint64(2000) {
 		p := NewPlan(seed, false)
 		points[p.Point]++
@@ -80,6 +113,8 @@ func TestNewPlanBounds(t *testing.T) {
 					p.LookAlikeNetworks >= 0 && p.LookAlikeNetworks <= min(2, p.Networks)},
 			"CreatesLeft": {"A during-create kill waits for KillOnHit committed creates; a RecordSet whose key a look-alike holds commits none.",
 				p.Total()-p.LookAlikeRecordSets >= p.KillOnHit},
+			"Issue29": {"Look-alikes within the skew allowance and foreign records (0 to 2) come only with look-alikes.",
+				(p.LookAlikes() > 0 || (!p.LookAlikesWithinSkew && p.ForeignRecords == 0)) && p.ForeignRecords >= 0 && p.ForeignRecords <= 2},
 		}
 		for name, c := range checks {
 			if !c.ok {
@@ -92,9 +127,21 @@ func TestNewPlanBounds(t *testing.T) {
 		if p.LookAlikes() > 0 {
 			lookAlikes++
 		}
+		if p.LookAlikesWithinSkew {
+			withinSkew++
+		}
+		if p.ForeignRecords > 0 {
+			foreign++
+		}
 	}
 	if lookAlikes < 2000/4 || lookAlikes > 2000*5/12 {
 		t.Errorf("%d of 2000 seeds have look-alikes, want about one in three (667)", lookAlikes)
+	}
+	if withinSkew < lookAlikes*2/5 || withinSkew > lookAlikes*3/5 {
+		t.Errorf("%d of %d look-alike seeds have them within the skew allowance, want about half", withinSkew, lookAlikes)
+	}
+	if foreign < lookAlikes*3/5 || foreign > lookAlikes*3/4 {
+		t.Errorf("%d of %d look-alike seeds have foreign records, want about two in three", foreign, lookAlikes)
 	}
 	for _, pt := range Points {
 		if points[pt] < 200 {
@@ -131,6 +178,8 @@ func TestPlanString(t *testing.T) {
 	base := Plan{Seed: 7, Point: AfterBegin, RecordSets: 2, Networks: 3, KillOnHit: 1, Faults: Faults{CreateLatency: 500 * time.Millisecond, ErrorRate: 0.1}}
 	withLookAlikes := base
 	withLookAlikes.LookAlikeRecordSets, withLookAlikes.LookAlikeNetworks = 1, 2
+	issue29 := withLookAlikes
+	issue29.LookAlikesWithinSkew, issue29.ForeignRecords = true, 2
 	recovering := base
 	recovering.Point, recovering.First, recovering.RecoveryKillOnHit = DuringRecovery, DuringCreate, 2
 	cases := map[string]struct {
@@ -142,6 +191,8 @@ func TestPlanString(t *testing.T) {
 			want: "seed=7 point=after-begin rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00"},
 		"LookAlikes": {reason: "A plan with look-alikes names how many of each kind.", p: withLookAlikes,
 			want: "seed=7 point=after-begin rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00 look-alikes=rs:1,net:2"},
+		"WithinSkewAndForeign": {reason: "A plan with look-alikes within the skew allowance and foreign records says so.", p: issue29,
+			want: "seed=7 point=after-begin rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00 look-alikes=rs:1,net:2,within-skew foreign-records=2"},
 		"Recovery": {reason: "A during-recovery plan names its first point and recovery kill.", p: recovering,
 			want: "seed=7 point=during-recovery rs=2 net=3 kill@1 latency=500ms error=0.10 ambiguous=0.00 first=during-create recovery-kill@2"},
 	}

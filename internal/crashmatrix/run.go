@@ -24,6 +24,7 @@ var (
 	debug    = flag.Bool("crash.debug", false, "run the provider with --debug, so that a kept log (-crash.keep) has crossplane-runtime's and upjet's debug lines")
 	lanes    = flag.Int("crash.lanes", 4, "trials run in this many parallel lanes, each with its own envtest and fake cloud")
 	summary  = flag.String("crash.summary", "", "file to write the results table to, in Markdown")
+	older    = flag.Bool("crash.older-lookalikes", false, "make every look-alike older and with the managed resource's spec, and no foreign record, as before issue #29: replays a seed of a run before it exactly")
 )
 
 // DefaultTrials is the short form's trials: what make test runs on a
@@ -34,7 +35,51 @@ const DefaultTrials = 20
 type Option func(*options)
 
 type options struct {
-	trials int
+	trials  int
+	weak    *WeakTags
+	records *Records
+}
+
+// WeakTags is how a line runs the trials whose look-alikes are made
+// within the clock-skew allowance (Plan.LookAlikesWithinSkew) so that
+// only weak proofs can take them: its provider, started with ProviderArgs,
+// tags with crossplane's tags alone and no UID tag, and Line serves
+// managed resources whose crossplane tags that provider writes in full.
+// On the v2 line: --uid-tag=false, and the cluster-scoped group, since
+// upjet v2.3.0's own tagger writes no crossplane-namespace tag.
+type WeakTags struct {
+	Line         testbed.Line
+	ProviderArgs []string
+}
+
+// WithWeakTags runs the within-skew trials as w says. Without it they run
+// on the line with its provider's UID tag, which tells every look-alike
+// from the trial's own resources before any weak proof is tried.
+func WithWeakTags(w WeakTags) Option {
+	return func(o *options) { o.weak = &w }
+}
+
+// Records is a line's tagless record kind (KindRecord), whose ID its
+// Terraform resource composes from zone, name and type, found after a
+// crash by that ID and proven by the key probe (recovery.ProofKeyVacant):
+// v2's namespaced Record.
+type Records struct {
+	// Line serves the kind: its group, namespace and provider config.
+	Line testbed.Line
+	// KeyLabel is the label the key probe puts on a managed resource
+	// whose key it read free, just before its intent begins
+	// (upjetv2.KeyLabel).
+	KeyLabel string
+	// ExternalName returns a record's external name from its zone, name
+	// and type (tfprovider.RecordID).
+	ExternalName func(zone, name, typ string) string
+}
+
+// WithRecords lets the trials that draw foreign records
+// (Plan.ForeignRecords) create Records and race a foreign record into
+// each one's key. Without it they create none.
+func WithRecords(r Records) Option {
+	return func(o *options) { o.records = &r }
 }
 
 // WithDefaultTrials sets how many trials Run runs when -crash.trials is
@@ -91,6 +136,10 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 		t.FailNow()
 	}
 
+	replayFlags := ""
+	if *older {
+		replayFlags = " -crash.older-lookalikes"
+	}
 	work := make(chan int, o.trials)
 	for i := range o.trials {
 		work <- i
@@ -108,23 +157,26 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 		go func() {
 			defer wg.Done()
 			t.Run(fmt.Sprintf("lane-%d", lane), func(t *testing.T) {
-				e := &env{line: line, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: *converge, provider: provider, keep: *keep, debug: *debug}
+				e := &env{line: line, weak: o.weak, records: o.records, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: *converge, provider: provider, keep: *keep, debug: *debug}
 				e.fc = testbed.StartFakeCloud(t, fcBin, fmt.Sprintf("--seed=%d", seed+uint64(lane)))
 				e.setUp(t)
 				for i := range work {
 					p := NewPlan(seed+uint64(i), false)
+					if *older {
+						p = p.OlderLookAlikesOnly()
+					}
 					t.Run(fmt.Sprintf("%03d-%s", i, p.Point), func(t *testing.T) {
 						r := e.runTrial(t, i, p)
 						mu.Lock()
 						results = append(results, r)
 						mu.Unlock()
-						t.Logf("trial %d: %s fired=%t in-flight=%d took %s violations=%d", i, p, r.Fired, r.InFlight, r.Duration.Round(100*time.Millisecond), len(r.Violations))
+						t.Logf("trial %d: %s fired=%t in-flight=%d%s took %s violations=%d", i, p, r.Fired, r.InFlight, r.variant(), r.Duration.Round(100*time.Millisecond), len(r.Violations))
 						for _, v := range r.Violations {
 							if mode == ModeAnnotations && v.Kind == KindNetwork {
 								t.Logf("reported, not asserted in annotations mode: %s", v)
 								continue
 							}
-							t.Errorf("%s\nreplay: (cd %s && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=%s -crash.trials=1 -crash.lanes=1 -crash.seed=%d)", v, line.Module, mode, p.Seed)
+							t.Errorf("%s\nreplay: (cd %s && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=%s -crash.trials=1 -crash.lanes=1 -crash.seed=%d%s)", v, line.Module, mode, p.Seed, replayFlags)
 						}
 					})
 				}
