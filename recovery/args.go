@@ -134,9 +134,12 @@ func (c *Candidate) argsUnknown() string {
 // CompareArgs compares the arguments a create sent with a resource's
 // observed attributes (for upjet, the observation's status.atProvider), by
 // top-level field: it returns the names of the fields sent that the
-// resource holds with another value, sorted. A field the observation does
-// not report (a write-only or sensitive argument) is not compared. Values
-// compare as JSON: numbers by value, maps and lists element by element.
+// resource holds with another value, sorted. Only what the create set is
+// compared: a field the observation does not report (a write-only or
+// sensitive argument) is skipped, and so is, inside a nested block, an
+// attribute the create did not set (a computed one the cloud filled in).
+// Scalars compare as JSON (300 equals 300.0); lists element by element,
+// with the same length; an empty list or map equals an absent one.
 func CompareArgs(sent, observed map[string]any) []string {
 	var differ []string
 	for k, want := range sent {
@@ -144,7 +147,7 @@ func CompareArgs(sent, observed map[string]any) []string {
 		if !ok {
 			continue
 		}
-		if !jsonEqual(want, have) {
+		if !covers(normalized(want), normalized(have)) {
 			differ = append(differ, k)
 		}
 	}
@@ -152,39 +155,82 @@ func CompareArgs(sent, observed map[string]any) []string {
 	return differ
 }
 
+// covers reports whether have holds every value want sets. Both are
+// normalized JSON values.
+func covers(want, have any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		h, ok := have.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			hv, ok := h[k]
+			if !ok {
+				if wv == nil {
+					continue
+				}
+				return false
+			}
+			if !covers(wv, hv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		h, ok := have.([]any)
+		if !ok || len(h) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !covers(w[i], h[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(want, have)
+}
+
 // jsonEqual compares two values as their JSON forms would: 300 equals
 // 300.0, and a nil list or map equals an empty one.
 func jsonEqual(a, b any) bool {
-	na, errA := normalizeJSON(a)
-	nb, errB := normalizeJSON(b)
-	if errA != nil || errB != nil {
-		return false
-	}
-	return reflect.DeepEqual(na, nb)
+	return reflect.DeepEqual(normalized(a), normalized(b))
 }
 
-func normalizeJSON(v any) (any, error) {
+// normalized returns v as encoding/json would decode its JSON form, with
+// empty lists and maps as nil. A value that does not encode is returned
+// as it is.
+func normalized(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, err
+		return v
 	}
 	var out any
 	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, err
+		return v
 	}
-	switch o := out.(type) {
-	case nil:
-		return nil, nil
+	return dropEmpty(out)
+}
+
+func dropEmpty(v any) any {
+	switch o := v.(type) {
 	case []any:
 		if len(o) == 0 {
-			return nil, nil
+			return nil
+		}
+		for i := range o {
+			o[i] = dropEmpty(o[i])
 		}
 	case map[string]any:
 		if len(o) == 0 {
-			return nil, nil
+			return nil
+		}
+		for k := range o {
+			o[k] = dropEmpty(o[k])
 		}
 	}
-	return out, nil
+	return v
 }
 
 // Matcher compares a found resource with the arguments the candidate's

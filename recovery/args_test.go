@@ -116,7 +116,8 @@ func TestRecordArgs(t *testing.T) {
 }
 
 func TestCompareArgs(t *testing.T) {
-	sent := map[string]any{"ttl": int64(300), "rrdatas": []any{"192.0.2.10"}, "tags": map[string]any{"a": "b"}, "password": "x", "empty": []any{}}
+	sent := map[string]any{"ttl": int64(300), "rrdatas": []any{"192.0.2.10"}, "tags": map[string]any{"a": "b"}, "password": "x", "empty": []any{},
+		"block": []any{map[string]any{"x": int64(1)}}}
 	cases := map[string]struct {
 		reason   string
 		observed map[string]any
@@ -130,6 +131,20 @@ func TestCompareArgs(t *testing.T) {
 			reason:   "the issue's foreign record: TTL 600 and other rrdatas",
 			observed: map[string]any{"ttl": 600.0, "rrdatas": []any{"203.0.113.66"}, "tags": map[string]any{"a": "b"}},
 			want:     []string{"rrdatas", "ttl"},
+		},
+		"NestedComputed": {
+			reason:   "a nested block the cloud filled with computed attributes still holds what the create set",
+			observed: map[string]any{"ttl": int64(300), "tags": map[string]any{"a": "b"}, "rrdatas": []any{"192.0.2.10"}, "block": []any{map[string]any{"x": 1.0, "computed": "y"}}},
+		},
+		"NestedDiffer": {
+			reason:   "a value the create set inside a block differs",
+			observed: map[string]any{"block": []any{map[string]any{"x": 2.0}}},
+			want:     []string{"block"},
+		},
+		"ListLength": {
+			reason:   "a list with another length differs",
+			observed: map[string]any{"rrdatas": []any{"192.0.2.10", "192.0.2.11"}},
+			want:     []string{"rrdatas"},
 		},
 		"TagsDiffer": {
 			reason:   "a map argument compares element by element",
