@@ -187,8 +187,8 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			// from what the create sent: adopting it would let the
 			// provider rewrite it to this managed resource's spec.
 			d.Reason = ReasonArgsDiffer
-			d.Message = fmt.Sprintf("%s's create may have met %s, which a weak proof would take for its own, but it differs from what the create sent (%s); it was left untouched, and %s is paused so that the provider never rewrites it",
-				ref, ids(differ), notOurs(all, differ), ref)
+			d.Message = fmt.Sprintf("%s's create may have met %s, which a weak proof would take for its own, but %s: someone else made it. It was left untouched, and the managed resource is paused so that the provider never rewrites it",
+				ref, ids(differ), argsDiffer(differ))
 			d.Action = fmt.Sprintf("inspect %s: if it is not this managed resource's, delete or rename it where it was made, or give %s/%s another name or key; if it is (its arguments were changed after the create), set the annotation crossplane.io/external-name=%s on %s/%s; then remove crossplane.io/paused",
 				ids(differ), strings.ToLower(ref.Kind), ref.Name, differ[0].ID, strings.ToLower(ref.Kind), ref.Name)
 			d.LookAlikes = slices.DeleteFunc(d.LookAlikes, func(r ExternalResource) bool {
@@ -300,6 +300,24 @@ func (d *Decision) foundByID(id string) Found {
 		}
 	}
 	return Found{ID: id}
+}
+
+// argsDiffer says which arguments of rs differ from the create's.
+func argsDiffer(rs []ExternalResource) string {
+	if len(rs) == 1 {
+		if len(rs[0].ArgsDiffer) == 0 {
+			return "its arguments differ from what the create sent"
+		}
+		return fmt.Sprintf("its arguments differ from what the create sent (%s)", strings.Join(rs[0].ArgsDiffer, ", "))
+	}
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.ID
+		if len(r.ArgsDiffer) > 0 {
+			parts[i] += ": " + strings.Join(r.ArgsDiffer, ", ")
+		}
+	}
+	return fmt.Sprintf("their arguments differ from what the create sent (%s)", strings.Join(parts, "; "))
 }
 
 // differing returns those of rs that Judge found someone else's because
