@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -304,7 +305,24 @@ func TestGroupCommitSharesCommits(t *testing.T) {
 // them a duplicate Begin: only the duplicate fails.
 func TestGroupCommitIsolatesFailures(t *testing.T) {
 	ctx := context.Background()
-	j, _ := openTemp(t)
+	// commits records every commit after the blocker's began: its size and
+	// whether it failed.
+	type commit struct {
+		writes int
+		failed bool
+	}
+	var (
+		mu      sync.Mutex
+		record  atomic.Bool
+		commits []commit
+	)
+	j, _ := openTemp(t, WithCommitObserver(func(_ time.Duration, writes int, err error) {
+		if record.Load() {
+			mu.Lock()
+			commits = append(commits, commit{writes: writes, failed: err != nil})
+			mu.Unlock()
+		}
+	}))
 	release := make(chan struct{})
 	var held atomic.Bool
 	entered := make(chan struct{})
@@ -315,13 +333,21 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 		}
 		return nil
 	}
+	record.Store(true)
 	go func() { _, _ = j.Begin(ctx, intentFor("blocker")) }()
 	<-entered
 	results := make(chan error, 5)
 	for _, uid := range []string{"a", "b", "dup", "dup", "c"} {
 		go func() { _, err := j.Begin(ctx, intentFor(uid)); results <- err }()
 	}
-	time.Sleep(50 * time.Millisecond) // let them queue behind the held commit
+	// Wait until all five are queued behind the held commit, so that they
+	// form one group.
+	for queued := 0; queued < 5; {
+		j.qmu.Lock()
+		queued = len(j.pending)
+		j.qmu.Unlock()
+		runtime.Gosched()
+	}
 	close(release)
 	var ok, unsettled int
 	for range 5 {
@@ -337,6 +363,13 @@ func TestGroupCommitIsolatesFailures(t *testing.T) {
 	}
 	if ok != 4 || unsettled != 1 {
 		t.Errorf("got %d ok and %d ErrUnsettled, want 4 and 1", ok, unsettled)
+	}
+	// The duplicate refused its own write (reject): its group of five
+	// committed in one transaction, with no failed commit and no retries.
+	mu.Lock()
+	defer mu.Unlock()
+	if diff := cmp.Diff([]commit{{writes: 1}, {writes: 5}}, commits, cmp.AllowUnexported(commit{})); diff != "" {
+		t.Errorf("commits after the blocker (-want, +got):\n%s", diff)
 	}
 }
 
