@@ -30,7 +30,7 @@ const (
 func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry {
 	if !r.o.Policy.DryRun {
 		if err := r.apply(ctx, c, &d); err != nil {
-			d = Decision{Outcome: OutcomeUnresolved, Reason: "ApplyFailed", Found: d.Found,
+			d = Decision{Outcome: OutcomeUnresolved, Reason: ReasonApplyFailed, Found: d.Found,
 				Message: fmt.Sprintf("decided %s for %s but could not carry it out: %v", d.Outcome, c.Intent.Resource, err),
 				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"}
 		}

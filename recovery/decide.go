@@ -50,9 +50,23 @@ const (
 	ReasonNoFinder        = "NoFinderForKind"
 	ReasonCRDMissing      = "KindNotServed"
 	ReasonReportOnly      = "AdoptionDisabledByPolicy"
-	ReasonUnreadable      = "IntentUnreadable"
-	ReasonAlreadyResolved = "AlreadyResolved"
+	// ReasonAPIServerError: reading the managed resource failed after
+	// retries.
+	ReasonAPIServerError = "APIServerError"
+	// ReasonApplyFailed: the decision was made but a patch that carries it
+	// out (external name, pause, annotation) failed.
+	ReasonApplyFailed = "ApplyFailed"
 )
+
+// Reasons lists every reason a report entry or Event can carry; the
+// report's JSON schema lists the same ones (reason.examples). A consumer
+// should still accept reasons it does not know: new ones may come in any
+// minor version (docs/report.md).
+var Reasons = []string{
+	ReasonNothingCreated, ReasonAdopted, ReasonNotOurs, ReasonLookAlike, ReasonUnseenConflict,
+	ReasonWeakProof, ReasonArgsDiffer, ReasonDuplicate, ReasonMRDeleted, ReasonLookupFailed,
+	ReasonNoFinder, ReasonCRDMissing, ReasonReportOnly, ReasonAPIServerError, ReasonApplyFailed,
+}
 
 // Decision is what to do with one candidate. Decide makes it; the resolver
 // carries it out.

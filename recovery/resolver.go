@@ -229,7 +229,7 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 				Message: fmt.Sprintf("the API server does not serve %s: is its CRD installed?", c.GVK),
 				Action:  fmt.Sprintf("install the CRD of %s, then rerun: intentjournal recover", c.GVK.GroupKind())})
 		case err != nil && !apierrors.IsNotFound(err):
-			return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: "APIServerError",
+			return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: ReasonAPIServerError,
 				Message: fmt.Sprintf("cannot read %s: %v", c.Intent.Resource, err),
 				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"})
 		case err == nil:
