@@ -15,7 +15,7 @@ func (im *Importer) apply(ctx context.Context, pending []*entry) error {
 	t0 := time.Now()
 	applyErr := im.tf.Apply(ctx, tfexec.DirOrPlan(planName), tfexec.Parallelism(im.o.parallelism), tfexec.LockTimeout("0s"))
 	im.ran("apply", t0, len(pending))
-	if err := im.cancelled(ctx); err != nil {
+	if err := im.cancelled(ctx, applyErr); err != nil {
 		return err
 	}
 	_ = os.Remove(filepath.Join(im.dir, planName))

@@ -94,10 +94,12 @@
 // TF_CLI_CONFIG_FILE (WithFilesystemMirror writes one that installs
 // providers from the mirror only) and CHECKPOINT_DISABLE=1. A cancelled
 // context makes tfexec send the CLI SIGINT and, after the wait delay,
-// SIGKILL. The provider plugins inherit the CLI's working directory, which
-// is private to the Importer; after a cancelled command every process still
-// running there is given a short grace and then killed by PID, so no plugin
-// outlives a cancellation.
+// SIGKILL. On Linux tfexec starts the CLI as the leader of its own process
+// group (Setpgid, and Pdeathsig SIGKILL so it dies with this process); the
+// provider plugins inherit the group. After a cancelled command the group
+// is given a short grace and then killed with one SIGKILL to the group, so
+// no plugin outlives a cancellation. Elsewhere the CLI stays in this
+// process's group and only tfexec's signals apply.
 //
 // # Caveats
 //

@@ -102,7 +102,7 @@ func (im *Importer) plan(ctx context.Context, pending []*entry) (planRun, error)
 	_, planErr := im.tf.PlanJSON(ctx, &out, opts...)
 	im.ran("plan", t0, len(pending))
 	im.observed("plan", out.Bytes())
-	if err := im.cancelled(ctx); err != nil {
+	if err := im.cancelled(ctx, planErr); err != nil {
 		return planRun{}, err
 	}
 	diags := errorsOf(ParseJSONDiagnostics(out.Bytes()))
@@ -167,7 +167,7 @@ func (im *Importer) showPlan(ctx context.Context, n int) (*tfjson.Plan, error) {
 	t0 := time.Now()
 	plan, err := im.tf.ShowPlanFile(ctx, planName)
 	im.ran("show plan", t0, n)
-	if err := im.cancelled(ctx); err != nil {
+	if err := im.cancelled(ctx, err); err != nil {
 		return nil, err
 	}
 	if err != nil {

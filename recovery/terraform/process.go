@@ -3,76 +3,55 @@ package terraform
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"syscall"
 	"time"
 
 	"go.uber.org/zap"
 )
 
-// processesIn returns the processes, other than this one, whose working
-// directory is dir: the CLI and the provider plugins it started, which
-// inherit the CLI's working directory. dir is private to the Importer, so
-// nothing else runs there.
-func processesIn(dir string) []int {
-	want, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		return nil
-	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil
-	}
-	self := os.Getpid()
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == self {
-			continue
-		}
-		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
-		if err != nil || cwd != want {
-			continue
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
+// How a cancelled command is cleaned up.
+//
+// On Linux tfexec (v0.25.2, tfexec/cmd_linux.go) starts the CLI with
+// Setpgid, so the CLI leads a process group of its own whose ID is its PID,
+// and with Pdeathsig SIGKILL, so the CLI dies if the thread that started it
+// dies. The provider plugins the CLI starts inherit its group. On
+// cancellation tfexec sends SIGINT to the CLI alone and, after the wait
+// delay, SIGKILL, again to the CLI alone. The CLI stops its plugins when it
+// exits cleanly, but a CLI killed mid-operation leaves them running, still
+// in its group. cancelled ends that group: it gives the processes a grace to
+// exit, then sends SIGKILL to the whole group and waits until the group is
+// gone. Nothing outside the CLI's group is signalled.
+//
+// Elsewhere tfexec (tfexec/cmd_default.go) starts the CLI in our own process
+// group; there is no group of the CLI's to end, so cancelled signals nothing.
 
-// reap ends the processes left in dir after a cancelled command. tfexec
-// sends the CLI SIGINT and, after the wait delay, SIGKILL; the CLI stops its
-// plugins when it exits cleanly, but a CLI killed mid-operation can leave
-// them running. reap gives them grace to exit, then sends SIGKILL to each
-// by PID and waits until they are gone.
-func reap(dir string, grace time.Duration) []int {
-	deadline := time.Now().Add(grace)
-	var left []int
-	for {
-		left = processesIn(dir)
-		if len(left) == 0 || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	for _, pid := range left {
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && len(processesIn(dir)) > 0; {
-		time.Sleep(20 * time.Millisecond)
-	}
-	return left
-}
+// Bounds of the clean-up after a cancelled command.
+const (
+	// maxReapGrace caps the grace (the wait delay, if shorter) that the
+	// CLI's processes get to exit by themselves.
+	maxReapGrace = 2 * time.Second
+	// reapWait bounds the wait for the group to be gone after SIGKILL.
+	reapWait = 5 * time.Second
+	// reapPoll is how often the group is checked.
+	reapPoll = 20 * time.Millisecond
+)
 
-// cancelled returns ctx's error after making sure no CLI or plugin
-// process of the workspace survives.
-func (im *Importer) cancelled(ctx context.Context) error {
+// cancelled returns ctx's error after making sure no CLI or plugin process
+// of the run that ended with runErr survives. Call it right after each CLI
+// command with the command's error.
+func (im *Importer) cancelled(ctx context.Context, runErr error) error {
 	if ctx.Err() == nil {
 		return nil
 	}
-	if left := reap(im.dir, min(im.o.waitDelay, 2*time.Second)); len(left) > 0 {
-		im.o.log.Warn("Killed processes left by a cancelled terraform run", zap.String("workspace", im.dir), zap.Ints("pids", left))
+	if pgid := cliGroup(runErr); pgid > 0 {
+		killed, err := endGroup(pgid, min(im.o.waitDelay, maxReapGrace), reapWait)
+		switch {
+		case err != nil:
+			im.o.log.Warn("Cannot end the processes left by a cancelled terraform run", zap.String("workspace", im.dir),
+				zap.Int("process-group", pgid), zap.Error(err))
+		case killed:
+			im.o.log.Warn("Killed processes left by a cancelled terraform run", zap.String("workspace", im.dir),
+				zap.Int("process-group", pgid))
+		}
 	}
 	return fmt.Errorf("terraform: run in %s cancelled: %w", im.dir, ctx.Err())
 }

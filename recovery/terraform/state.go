@@ -71,7 +71,7 @@ func (im *Importer) show(ctx context.Context) (heldState, error) {
 	t0 := time.Now()
 	st, err := im.tf.Show(ctx)
 	im.ran("show", t0, 0)
-	if err := im.cancelled(ctx); err != nil {
+	if err := im.cancelled(ctx, err); err != nil {
 		return nil, err
 	}
 	if err != nil {

@@ -70,7 +70,7 @@ func (im *Importer) ensureInit(ctx context.Context) error {
 		return nil
 	}
 	err := im.tf.Init(ctx, tfexec.Upgrade(false))
-	if err := im.cancelled(ctx); err != nil {
+	if err := im.cancelled(ctx, err); err != nil {
 		return err
 	}
 	if err != nil {
