@@ -21,26 +21,35 @@ DEMO_N ?= 200
 # DEMO_LINE is the crossplane line `make demo` runs: v2 or v1.
 DEMO_LINE ?= v2
 
-# The Go modules: the crossplane-free root (journal, recovery, ownership, the
-# CLI) and one per crossplane line (its adapter and its test bed). They
-# cannot share a go.work: each line pins its own controller-runtime.
-MODULES := . adapter/upjetv1 adapter/upjetv2
-# each runs its argument in every module.
-each = set -e; for m in $(MODULES); do (cd $$m && echo "[$$m] $(1)" && $(1)); done
+# The Go modules and the two workspaces that tie them together (docs/design.md):
+# the library (the root: journal, recovery, ownership, the operator CLI), one
+# adapter per crossplane line, the test bed (testbed: line-independent;
+# testbed/upjetv1 and testbed/upjetv2: each line's provider and tests) and
+# hack/. go.work is the v2 line's workspace, v1.work the legacy v1 line's:
+# each line pins its own controller-runtime, so they cannot share one. The
+# root and testbed modules are in both, so they are vetted against both.
+MODULES := . adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack
+V2 := GOWORK=$(CURDIR)/go.work
+V1 := GOWORK=$(CURDIR)/v1.work
+V2_PKGS := ./... ./adapter/upjetv2/... ./testbed/... ./testbed/upjetv2/... ./hack/...
+V1_PKGS := ./adapter/upjetv1/... ./testbed/upjetv1/...
+# The v1 workspace's packages to vet: its own, and the shared modules'
+# against v1's controller-runtime.
+V1_VET := ./... ./testbed/... $(V1_PKGS)
 
-.PHONY: all build tools generate demo test test-unit test-journal test-rest lint fuzz bench bench-terraform crashtest
+.PHONY: all build vet tools generate demo test test-unit test-journal test-rest lint fuzz bench bench-terraform crashtest release tidy
 
 all: build
 
-## build: compile every package and command of every module.
+## build: compile every package and command of every module, in both workspaces.
 build:
-	$(call each,$(GO) build ./...)
+	$(V2) $(GO) build $(V2_PKGS)
+	$(V1) $(GO) build $(V1_VET)
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
-## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools (about 15 to 21
-## min cold: 21 min 17 s alone on 2026-11-22, 15 min 4 s beside `make lint` in a
-## cold CI run on a fresh machine on 2026-11-25; under a second when cached). KUBEBUILDER_ASSETS and
-## INTENTJOURNAL_TF_PATH override them.
+## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools: a long build
+## when cold (measured in docs/status.md), nothing when cached. KUBEBUILDER_ASSETS
+## and INTENTJOURNAL_TF_PATH override them.
 tools:
 	bash hack/tools.sh install
 
@@ -71,23 +80,42 @@ test: tools test-journal test-rest
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the
-## provider skip themselves (internal/testenv.SkipShort); make test runs them.
+## provider skip themselves (testbed/internal/testenv.SkipShort); make test runs them.
 test-unit:
-	$(call each,$(GO) test -short -count=1 ./...)
+	$(V2) $(GO) test -short -count=1 $(V2_PKGS)
+	$(V1) $(GO) test -short -count=1 $(V1_PKGS)
 
-test-journal:
-	$(call each,$(GO) vet ./...)
-	$(GO) test -race -count=1 ./journal/...
+test-journal: vet
+	$(V2) $(GO) test -race -count=1 ./journal/...
 
 test-rest:
-	$(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/journal$$')
-	cd adapter/upjetv1 && $(GO) test -count=1 -timeout 45m ./...
-	cd adapter/upjetv2 && $(GO) test -count=1 -timeout 45m ./...
+	$(V2) $(GO) test -count=1 -timeout 60m $$($(V2) $(GO) list $(V2_PKGS) | grep -v '/journal$$')
+	$(V1) $(GO) test -count=1 -timeout 45m $(V1_PKGS)
+
+vet:
+	$(V2) $(GO) vet $(V2_PKGS)
+	$(V1) $(GO) vet $(V1_VET)
 
 ## lint: go vet and staticcheck (fetched from the module proxy at a pinned version).
-lint:
-	$(call each,$(GO) vet ./...)
-	$(call each,$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...)
+lint: vet
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(V2) "$$($(GO) env GOPATH)/bin/staticcheck" $(V2_PKGS)
+	$(V1) "$$($(GO) env GOPATH)/bin/staticcheck" $(V1_PKGS)
+
+## tidy: go mod tidy in every module. Each module requires the others at their
+## release version, which exists only in the workspaces' replace directives,
+## so tidy runs with those replaces added to the module for the duration.
+tidy:
+	bash hack/tidy.sh $(MODULES)
+
+## release: version every module as VERSION (make release VERSION=v0.2.0):
+## set each module's requirement on the others, and the workspaces' replace
+## directives, to VERSION; commit; tag the root as VERSION and each other
+## module as DIR/VERSION, as the go command expects of nested modules. Push the
+## tags to publish. The consumer test (testbed/release) builds a provider-like
+## module against these versions through a file-based module proxy.
+release:
+	bash hack/release.sh "$(VERSION)"
 
 ## fuzz: run every fuzz target for FUZZTIME (default 30s) each.
 fuzz:
@@ -98,9 +126,8 @@ fuzz:
 	done
 
 ## crashtest: the long form of the crash matrix on each line (v2 namespaced,
-## then v1; per line 200 trials with the journal, 100 annotation-only: on v1
-## 31 min and 16 min with the default 4 lanes, measured on 0edbf31,
-## docs/reliability.md); CRASH_LINES=v2 runs one line. Results in
+## then v1; per line 200 trials with the journal, 100 annotation-only, 4 lanes
+## by default; durations in docs/reliability.md); CRASH_LINES=v2 runs one line. Results in
 ## crashtest-results/ and docs/reliability.md. The short form runs in make
 ## test: 20 trials on v2, 10 on the legacy v1 line.
 crashtest: tools
@@ -111,6 +138,6 @@ bench:
 	hack/bench.sh
 
 ## bench-terraform: 1,000 intents through one batched OpenTofu run against single
-## imports (about 7 minutes); results in docs/benchmarks-terraform.md.
+## imports; results and durations in docs/benchmarks-terraform.md.
 bench-terraform: tools
-	$(GO) test ./recovery/terraform -run '^$$' -bench BenchmarkImport -benchtime 1x -count 3 -timeout 2h
+	$(V2) $(GO) test ./testbed/integration/terraform -run '^$$' -bench BenchmarkImport -benchtime 1x -count 3 -timeout 2h

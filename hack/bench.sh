@@ -12,7 +12,7 @@
 #   terraform  TERRAFORM_RUNS runs of the batch import against single imports
 #              (about 2.5 minutes each); BENCH_TERRAFORM=0 leaves it out
 #   parts      RUNS rounds of the report codec (recovery) and the fake cloud
-#              (internal/fakecloud), -benchtime BENCHTIME, with -benchmem
+#              (testbed/internal/fakecloud), -benchtime BENCHTIME, with -benchmem
 #
 # Usage:
 #   hack/bench.sh               run everything, then write the docs
@@ -103,7 +103,7 @@ HDR
     "$bin/benchmd" -title "Results" -metrics 'ns/op,ops/s,writes/s' "${ratios[@]}" <"$raw/journal.txt"
 
     cat <<'REC'
-## Recovery pass (recovery/bench_test.go)
+## Recovery pass (testbed/upjetv1/internal/recoverytest/bench_test.go)
 
 - **Recovery4000**: 4,000 unsettled intents (the size of the public report): 3,500
   RecordSets under which nothing was created (cleared) and 500 Networks that exist
@@ -125,7 +125,7 @@ REC
       <"$raw/recovery.txt"
 
     cat <<'SCALE'
-## Recovery wall time against N (recovery/bench_scale_test.go)
+## Recovery wall time against N (testbed/upjetv1/internal/recoverytest/bench_scale_test.go)
 
 **RecoveryScale/N=…**: the Recovery4000 workload and settings (20 ms lookup latency,
 concurrency 32, envtest without client-side throttling; one intent in eight a Network that
@@ -148,7 +148,7 @@ SCALE
 
     if [[ -s $raw/terraform.txt ]]; then
       cat <<'TF'
-## Terraform batch import (recovery/terraform/bench_test.go)
+## Terraform batch import (testbed/integration/terraform/bench_test.go)
 
 **Import/Batched**: `Importer.ImportBatch` over 1,000 intents in one OpenTofu run (plan,
 show of the plan, apply); **Import/Single**: tfexec's `Import` once per intent, the first
@@ -186,7 +186,7 @@ RPT
     if [[ -s $raw/fakecloud.txt ]]; then
       cat <<'FC'
 
-## The fake cloud (internal/fakecloud)
+## The fake cloud (testbed/internal/fakecloud)
 
 The instrument every crash test and recovery benchmark measures with, so its own cost is
 on record. In-process: **CreateNetwork4000** (one durable create on a store of 4,000
@@ -265,26 +265,26 @@ rounds=$((RECOVERY_RUNS > SCALE_RUNS ? RECOVERY_RUNS : SCALE_RUNS))
 for i in $(seq 1 "$rounds"); do
   if ((i <= RECOVERY_RUNS)); then
     say "recovery round $i/$RECOVERY_RUNS: Recovery4000, Recovery100k"
-    go -C adapter/upjetv1 test -run '^$' -bench 'Recovery(4000|100k)$' -benchtime 1x -count 1 -timeout 60m ./internal/recoverytest >>"$raw/recovery.txt"
+    GOWORK=$PWD/v1.work go -C testbed/upjetv1 test -run '^$' -bench 'Recovery(4000|100k)$' -benchtime 1x -count 1 -timeout 60m ./internal/recoverytest >>"$raw/recovery.txt"
   fi
   if ((i <= SCALE_RUNS)); then
     sizes='RecoveryScale'
     ((i <= SCALE_RUNS_100K)) || sizes='RecoveryScale/N=(1000|4000|20000)$'
     say "scale round $i/$SCALE_RUNS: -bench '$sizes'"
-    go -C adapter/upjetv1 test -run '^$' -bench "$sizes" -benchtime 1x -count 1 -timeout 120m ./internal/recoverytest >>"$raw/scale.txt"
+    GOWORK=$PWD/v1.work go -C testbed/upjetv1 test -run '^$' -bench "$sizes" -benchtime 1x -count 1 -timeout 120m ./internal/recoverytest >>"$raw/scale.txt"
   fi
 done
 
 if [[ $BENCH_TERRAFORM != 0 ]]; then
   say "terraform: $TERRAFORM_RUNS runs of BenchmarkImport"
-  go test -run '^$' -bench BenchmarkImport -benchtime 1x -count "$TERRAFORM_RUNS" -timeout 2h ./recovery/terraform >>"$raw/terraform.txt"
+  go test -run '^$' -bench BenchmarkImport -benchtime 1x -count "$TERRAFORM_RUNS" -timeout 2h ./testbed/integration/terraform >>"$raw/terraform.txt"
 fi
 
 say "parts: $RUNS rounds of the report codec and the fake cloud"
 for i in $(seq 1 "$RUNS"); do
   say "parts round $i/$RUNS"
   go test -run '^$' -bench 'Report4000' -benchmem -benchtime "$BENCHTIME" -count 1 ./recovery >>"$raw/report.txt"
-  go test -run '^$' -bench . -benchmem -benchtime "$BENCHTIME" -count 1 ./internal/fakecloud >>"$raw/fakecloud.txt"
+  go test -run '^$' -bench . -benchmem -benchtime "$BENCHTIME" -count 1 ./testbed/internal/fakecloud >>"$raw/fakecloud.txt"
 done
 params
 report "$raw"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # crashtest.sh runs the long form of the crash matrix (`make crashtest`):
 # seeded, randomized trials that SIGKILL provider-fakecloud at every crash
-# point, restart it and check the invariants (see internal/crashmatrix and
-# docs/reliability.md). For each crossplane line (the v2 line's namespaced
+# point, restart it and check the invariants (see testbed/internal/crashmatrix
+# and docs/reliability.md). For each crossplane line (the v2 line's namespaced
 # managed resources, then the legacy v1 line's cluster-scoped ones) it runs
 # the journal mode, then the annotation-only mode, and writes one Markdown
 # table per line and mode plus the full test logs.
@@ -36,9 +36,13 @@
 #
 # Exit code: 0 when every asserted invariant held in every trial. In
 # annotation-only mode the ID-keyed (Network) results are reported, not
-# asserted. A failed trial prints its seed; replay it with
-#   (cd adapter/upjetvN && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
-#     -crash.trials=1 -crash.lanes=1 -crash.seed=SEED -v)
+# asserted. A failed trial prints its seed; replay it, from the repository
+# root, with
+#   go -C testbed/upjetv2 test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=MODE \
+#     -crash.trials=1 -crash.lanes=1 -crash.seed=SEED -v
+# on the v2 line (add -crash.scope=cluster after a CRASH_V2_SCOPE=cluster run),
+# and on the v1 line, whose workspace is v1.work, with
+#   GOWORK=$PWD/v1.work go -C testbed/upjetv1 test ./internal/crashmatrix ... (the same flags)
 set -euo pipefail
 
 out=${CRASH_OUT:-crashtest-results}
@@ -55,8 +59,8 @@ status=0
 for line in ${CRASH_LINES:-v2 v1}; do
 	extra=()
 	case $line in
-	v1) module=adapter/upjetv1 ;;
-	v2) module=adapter/upjetv2; extra=(-crash.scope="${CRASH_V2_SCOPE:-namespaced}") ;;
+	v1) module=testbed/upjetv1; work=v1.work ;;
+	v2) module=testbed/upjetv2; work=go.work; extra=(-crash.scope="${CRASH_V2_SCOPE:-namespaced}") ;;
 	*) log "unknown line $line"; exit 2 ;;
 	esac
 	for mode in ${CRASH_MODES:-journal annotations}; do
@@ -69,7 +73,7 @@ for line in ${CRASH_LINES:-v2 v1}; do
 		name=$line-$mode
 		log "$name: $trials trials in $lanes lanes from seed $seed; log in $out/$name.log"
 		start=$(date +%s)
-		if ! (cd "$module" && "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
+		if ! (cd "$module" && GOWORK="$PWD/../../$work" "$GO" test ./internal/crashmatrix -run '^TestCrashMatrix$' -count=1 -timeout 4h -v \
 			-crash.mode="$mode" -crash.trials="$trials" -crash.lanes="$lanes" -crash.seed="$seed" "${extra[@]}" \
 			-crash.summary="$out/$name.md" -crash.keep="$out/evidence/$line" -crash.converge="${CRASH_CONVERGE:-4m}" >"$out/$name.log" 2>&1); then
 			status=1

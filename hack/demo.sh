@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh runs intentjournal's crash-and-recover demonstration (`make demo`):
 # it builds what it needs, then runs `intentjournal-dev demo` (the development
-# build of the CLI, root module), which starts a local control plane, the fake
+# build of the CLI, testbed/cmd/intentjournal-dev), which starts a local control plane, the fake
 # cloud and the chosen crossplane line's provider-fakecloud, SIGKILLs the
 # provider with creates in flight, restarts it, and prints the unwrapped and
 # the wrapped (--journal) provider side by side, with a third row: the
@@ -36,8 +36,8 @@ readonly GO=${GO:-go}
 readonly BIN_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin"
 readonly LINE=${DEMO_LINE:-v2}
 case $LINE in
-v1) crds=internal/fakecloud/crds ;;
-v2) crds=adapter/upjetv2/internal/provider/crds ;;
+v1) crds=testbed/internal/fakecloud/crds work=v1.work ;;
+v2) crds=testbed/upjetv2/internal/provider/crds work=go.work ;;
 *)
 	printf 'demo.sh: DEMO_LINE=%s: want v1 or v2\n' "$LINE" >&2
 	exit 2
@@ -54,17 +54,17 @@ if [[ -z ${KUBEBUILDER_ASSETS:-} ]]; then
 fi
 export KUBEBUILDER_ASSETS
 
-# The fake cloud and the development CLI are line-independent (root module);
-# each line's provider lives in that line's module.
+# The fake cloud and the development CLI are line-independent (the testbed
+# module); each line's provider lives in that line's test-bed module, built
+# in that line's workspace (go.work for v2, v1.work for v1).
 mkdir -p "$BIN_DIR"
 for cmd in fakecloud intentjournal-dev; do
-	pkg=./cmd/$cmd
-	[[ $cmd == intentjournal-dev ]] && pkg=./internal/cmd/$cmd
+	pkg=./testbed/cmd/$cmd
 	log "building $cmd into $BIN_DIR"
 	"$GO" build -o "$BIN_DIR/$cmd" "$pkg"
 done
 log "building the $LINE line's provider-fakecloud into $BIN_DIR/provider-fakecloud-$LINE"
-"$GO" -C "adapter/upjet$LINE" build -o "$BIN_DIR/provider-fakecloud-$LINE" ./internal/cmd/provider-fakecloud
+GOWORK=$PWD/$work "$GO" -C "testbed/upjet$LINE" build -o "$BIN_DIR/provider-fakecloud-$LINE" ./internal/cmd/provider-fakecloud
 
 exec "$BIN_DIR/intentjournal-dev" demo \
 	--line "$LINE" \

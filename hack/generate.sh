@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # generate.sh regenerates the machine-written parts of provider-fakecloud, for
 # each crossplane line:
-#   v1: the deepcopy methods of adapter/upjetv1/internal/provider/apis/v1alpha1
-#       and the CRD manifests under internal/fakecloud/crds, with controller-gen
+#   v1: the deepcopy methods of testbed/upjetv1/internal/provider/apis/v1alpha1
+#       and the CRD manifests under testbed/internal/fakecloud/crds, with controller-gen
 #       v0.17.3 (hack/tools-gen);
-#   v2: the deepcopy methods of adapter/upjetv2/internal/provider/apis/... and
-#       the CRD manifests under adapter/upjetv2/internal/provider/crds, with
+#   v2: the deepcopy methods of testbed/upjetv2/internal/provider/apis/... and
+#       the CRD manifests under testbed/upjetv2/internal/provider/crds, with
 #       controller-gen v0.20.0 (hack/tools-gen-v2), built against k8s v0.35 as
 #       that line is.
 # Each controller-gen is built once from its pinned throwaway module and cached
@@ -23,7 +23,7 @@ controller_gen() {
 	if [[ ! -x "${bin}" ]]; then
 		echo "generate: building controller-gen ${version} into ${cache}" >&2
 		mkdir -p "${cache}"
-		(cd "${module}" && go build -trimpath -o "${bin}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
+		(cd "${module}" && GOWORK=off go build -trimpath -o "${bin}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
 		mv "${bin}.tmp" "${bin}"
 	fi
 	echo "${bin}"
@@ -45,22 +45,26 @@ crds() {
 # --- v1 line ---
 CONTROLLER_GEN="$(controller_gen v0.17.3 "${ROOT}/hack/tools-gen")"
 
-# The API types live in the v1 line's module; the CRDs they generate are
-# crossplane-free YAML that the root module's tests embed.
-cd "${ROOT}/adapter/upjetv1"
+# The API types live in the v1 line's test-bed module (testbed/upjetv1, built
+# in v1.work); the CRDs they generate are crossplane-free YAML that the
+# line-independent testbed module embeds (fakecloud/crds).
+cd "${ROOT}/testbed/upjetv1"
+export GOWORK="${ROOT}/v1.work"
 APIS=./internal/provider/apis/...
-CRDS=${ROOT}/internal/fakecloud/crds
+CRDS=${ROOT}/testbed/internal/fakecloud/crds
 
 "${CONTROLLER_GEN}" object paths="${APIS}"
 crds "${CONTROLLER_GEN}" "${APIS}" "${CRDS}"
 
 # --- v2 line ---
 # Both scopes' API packages (apis/cluster/... and apis/namespaced/...); the
-# CRDs stay in the v2 module, which embeds them for its test bed.
+# CRDs stay in the v2 line's test-bed module (testbed/upjetv2, built in
+# go.work), which embeds them for its test bed.
 CONTROLLER_GEN="$(controller_gen v0.20.0 "${ROOT}/hack/tools-gen-v2")"
-cd "${ROOT}/adapter/upjetv2"
+cd "${ROOT}/testbed/upjetv2"
+export GOWORK="${ROOT}/go.work"
 APIS=./internal/provider/apis/...
-CRDS=${ROOT}/adapter/upjetv2/internal/provider/crds
+CRDS=${ROOT}/testbed/upjetv2/internal/provider/crds
 
 "${CONTROLLER_GEN}" object paths="${APIS}"
 crds "${CONTROLLER_GEN}" "${APIS}" "${CRDS}"

@@ -16,7 +16,7 @@
 #     kube-apiserver-1.36.3/kube-apiserver
 #     tofu-1.12.6/tofu
 #     envtest-1.36.3/{etcd,kube-apiserver}   symlinks; use as KUBEBUILDER_ASSETS
-# internal/testenv resolves the same layout; keep the two in step.
+# testbed/internal/testenv resolves the same layout; keep the two in step.
 #
 # Overrides: if KUBEBUILDER_ASSETS names a directory holding both etcd and
 # kube-apiserver, the envtest build is skipped; if INTENTJOURNAL_TF_PATH names

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/zapr"
 	"go.uber.org/zap/zaptest"
 )
 
@@ -53,7 +54,7 @@ func goldenIntent() Intent {
 func openTemp(t testing.TB, opts ...Option) (*Journal, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "journal.db")
-	j, err := Open(path, append([]Option{WithLogger(zaptest.NewLogger(t))}, opts...)...)
+	j, err := Open(path, append([]Option{WithLogger(zapr.NewLogger(zaptest.NewLogger(t)))}, opts...)...)
 	if err != nil {
 		t.Fatalf("Open(%s): %v", path, err)
 	}

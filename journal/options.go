@@ -4,7 +4,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/internal/logging"
 )
 
 // Defaults for Open.
@@ -58,14 +62,10 @@ func defaultOptions() options {
 // Option configures Open. There is deliberately no option to skip fsync.
 type Option func(*options)
 
-// WithLogger sets the logger. A nil logger means zap.NewNop().
-func WithLogger(l *zap.Logger) Option {
-	return func(o *options) {
-		if l == nil {
-			l = zap.NewNop()
-		}
-		o.logger = l
-	}
+// WithLogger sets the logger (zapr.NewLogger(z) for a zap.Logger z). The
+// zero Logger logs nothing.
+func WithLogger(l logr.Logger) Option {
+	return func(o *options) { o.logger = logging.Zap(l) }
 }
 
 // WithLockTimeout sets how long Open waits for the file lock. Values <= 0

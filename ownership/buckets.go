@@ -10,12 +10,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -106,16 +109,14 @@ var (
 
 // NewBucketLeases returns the bucket Leases of owner. A nil logger logs
 // nothing.
-func NewBucketLeases(c client.Client, hb HashBuckets, owner journal.Owner, log *zap.Logger) (*BucketLeases, error) {
+func NewBucketLeases(c client.Client, hb HashBuckets, owner journal.Owner, l logr.Logger) (*BucketLeases, error) {
 	if err := hb.Validate(); err != nil {
 		return nil, err
 	}
 	if owner.Replica == "" || owner.Epoch == "" {
 		return nil, errors.New("ownership: bucket leases need an owner with a replica and an epoch")
 	}
-	if log == nil {
-		log = zap.NewNop()
-	}
+	log := logging.Zap(l)
 	return &BucketLeases{
 		c: c, hb: hb, owner: owner, holder: Holder(owner), log: log.Named("buckets"), now: time.Now,
 		LeaseDuration: 15 * time.Second, held: map[int]time.Time{}, ready: make(chan struct{}),

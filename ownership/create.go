@@ -6,13 +6,17 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -40,10 +44,21 @@ type CreateLeases struct {
 	// not own now (its bucket is held by another replica).
 	Owns func(mg metav1.Object) bool
 	// Logger logs failed renewals and releases.
-	Logger *zap.Logger
+	Logger logr.Logger
+	// Clock reads the time and ticks the renewals (default the real
+	// clock); tests step a fake one instead of waiting out a Lease.
+	Clock clock.WithTicker
 }
 
 var _ CreateLocks = (*CreateLeases)(nil)
+
+// clock returns c.Clock, or the real clock.
+func (c *CreateLeases) clock() clock.WithTicker {
+	if c.Clock == nil {
+		return clock.RealClock{}
+	}
+	return c.Clock
+}
 
 // HeldBy implements CreateLocks: the holderIdentity of uid's create Lease,
 // or "" when there is none or it has expired.
@@ -56,7 +71,7 @@ func (c *CreateLeases) HeldBy(ctx context.Context, uid types.UID) (string, error
 		}
 		return "", fmt.Errorf("cannot get create lease %s: %w", key, err)
 	}
-	if Expired(l, time.Now()) {
+	if Expired(l, c.clock().Now()) {
 		return "", nil
 	}
 	return holderOf(l), nil
@@ -78,28 +93,26 @@ func (c *CreateLeases) LockCreate(ctx context.Context, mg metav1.Object) (func()
 	if d <= 0 {
 		d = 30 * time.Second
 	}
-	log := c.Logger
-	if log == nil {
-		log = zap.NewNop()
-	}
+	log := logging.Zap(c.Logger)
 	key := types.NamespacedName{Namespace: c.Namespace, Name: c.LeaseName(mg.GetUID())}
 	holder := Holder(c.Owner)
-	if err := acquire(ctx, c.Client, key, holder, d, time.Now()); err != nil {
+	clk := c.clock()
+	if err := acquire(ctx, c.Client, key, holder, d, clk.Now()); err != nil {
 		return nil, err
 	}
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(d / 3)
+		t := clk.NewTicker(d / 3)
 		defer t.Stop()
 		for {
 			select {
 			case <-stop:
 				return
-			case <-t.C:
+			case <-t.C():
 				rctx, cancel := context.WithTimeout(context.Background(), d/3)
-				err := acquire(rctx, c.Client, key, holder, d, time.Now())
+				err := acquire(rctx, c.Client, key, holder, d, clk.Now())
 				cancel()
 				if err != nil {
 					log.Warn("cannot renew a create lease", zap.String("lease", key.String()), zap.Error(err))

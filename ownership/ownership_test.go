@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -174,6 +175,8 @@ func TestScope(t *testing.T) {
 		})
 	}
 }
+
+func labelSet(m map[string]string) labels.Set { return labels.Set(m) }
 
 func TestLabelShard(t *testing.T) {
 	s := LabelShard{Name: "a"}

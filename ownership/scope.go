@@ -6,12 +6,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -142,7 +145,7 @@ type ScopeOptions struct {
 	// its Lease once.
 	CacheFor time.Duration
 	// Logger logs each owner found dead or alive at debug level.
-	Logger *zap.Logger
+	Logger logr.Logger
 }
 
 // Scope returns the recovery scope of o.Self, for recovery.Options.Scope
@@ -168,10 +171,7 @@ func Scope(o ScopeOptions) func(journal.Intent) bool {
 	if ttl <= 0 {
 		ttl = time.Second
 	}
-	log := o.Logger
-	if log == nil {
-		log = zap.NewNop()
-	}
+	log := logging.Zap(o.Logger)
 	type answer struct {
 		alive bool
 		at    time.Time

@@ -43,13 +43,13 @@ const (
 	// ReasonArgsDiffer: what a weak proof would have taken for ours
 	// differs from what the create sent: someone else's resource holds
 	// what the create needs.
-	ReasonArgsDiffer      = "ArgumentsDiffer"
-	ReasonDuplicate       = "DuplicateOfAdopted"
-	ReasonMRDeleted       = "ManagedResourceDeleted"
-	ReasonLookupFailed    = "LookupFailed"
-	ReasonNoFinder        = "NoFinderForKind"
-	ReasonCRDMissing      = "KindNotServed"
-	ReasonReportOnly      = "AdoptionDisabledByPolicy"
+	ReasonArgsDiffer   = "ArgumentsDiffer"
+	ReasonDuplicate    = "DuplicateOfAdopted"
+	ReasonMRDeleted    = "ManagedResourceDeleted"
+	ReasonLookupFailed = "LookupFailed"
+	ReasonNoFinder     = "NoFinderForKind"
+	ReasonCRDMissing   = "KindNotServed"
+	ReasonReportOnly   = "AdoptionDisabledByPolicy"
 	// ReasonAPIServerError: reading the managed resource failed after
 	// retries.
 	ReasonAPIServerError = "APIServerError"

@@ -3,7 +3,7 @@ package recovery
 import (
 	"time"
 
-	"go.uber.org/zap"
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/record"
@@ -95,8 +95,9 @@ type Options struct {
 	Gate *Gate
 	// Recorder, when set, receives Events on managed resources.
 	Recorder record.EventRecorder
-	// Logger logs progress at info level; nil means no logs.
-	Logger *zap.Logger
+	// Logger logs progress at info level (zapr.NewLogger(z) for a
+	// zap.Logger z); the zero Logger logs nothing.
+	Logger logr.Logger
 	// Source describes the pass in the report (cluster, owner, notes).
 	Source Source
 	// Scope, when set, limits the pass to the intents it returns true for

@@ -8,6 +8,7 @@ import (
 	"go.uber.org/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
+	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -35,6 +36,7 @@ import (
 // reconcile that wrote it has ended (see Options.IncompleteAge).
 type Recoverer struct {
 	opts Options
+	log  *zap.Logger
 	// RetryInterval is the wait between passes while something is
 	// unresolved (default 30s).
 	RetryInterval time.Duration
@@ -70,10 +72,7 @@ func NewRecoverer(o Options) *Recoverer {
 	if o.Gate == nil {
 		o.Gate = NewGate()
 	}
-	if o.Logger == nil {
-		o.Logger = zap.NewNop()
-	}
-	return &Recoverer{opts: o, RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{}), passed: make(chan struct{})}
+	return &Recoverer{opts: o, log: logging.Zap(o.Logger), RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{}), passed: make(chan struct{})}
 }
 
 // reconcileGrace is what crossplane-runtime's managed reconciler adds to
@@ -122,7 +121,7 @@ func (r *Recoverer) Passed() <-chan struct{} { return r.passed }
 // Start runs passes until nothing is unresolved (or, with Interval, until
 // ctx ends). It returns nil in every case.
 func (r *Recoverer) Start(ctx context.Context) error {
-	log := r.opts.Logger.Named("recovery")
+	log := r.log.Named("recovery")
 	opts := r.opts
 	complete, passed := false, false
 	for pass := 1; ; pass++ {

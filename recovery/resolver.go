@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
+	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -75,9 +76,6 @@ func NewResolver(o Options) (*Resolver, error) {
 	if o.Client == nil {
 		return nil, errors.New("recovery: a Kubernetes client is required")
 	}
-	if o.Logger == nil {
-		o.Logger = zap.NewNop()
-	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -113,7 +111,7 @@ func NewResolver(o Options) (*Resolver, error) {
 		o.Source.Journal = o.Journal.Path()
 	}
 	o.Source.DryRun = p.DryRun
-	return &Resolver{o: o, log: o.Logger.Named("recovery"), limiter: lim, clock: &stopwatch{now: o.Now}}, nil
+	return &Resolver{o: o, log: logging.Zap(o.Logger).Named("recovery"), limiter: lim, clock: &stopwatch{now: o.Now}}, nil
 }
 
 // Run resolves every unsettled create intent once. See the package Run.

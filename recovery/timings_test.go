@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -101,7 +102,7 @@ func TestRunTimings(t *testing.T) {
 			return nil, nil
 		})},
 		Policy: Policy{Concurrency: 2},
-		Logger: zap.New(core),
+		Logger: zapr.NewLogger(zap.New(core)),
 		Now:    steppingClock(),
 	})
 	if err != nil {

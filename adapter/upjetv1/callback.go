@@ -6,13 +6,10 @@ import (
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	ujresource "github.com/crossplane/upjet/pkg/resource"
 	"github.com/crossplane/upjet/pkg/terraform"
-	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/failpoint"
-	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/adapter"
 )
 
 // WrapCallbacks returns cp with its Create callback settling the intent
@@ -24,26 +21,21 @@ func (k *Kind) WrapCallbacks(cp tjcontroller.CallbackProvider) tjcontroller.Call
 	if k == nil {
 		return cp
 	}
-	k.mu.Lock()
-	k.async = true
-	k.mu.Unlock()
-	return &callbacks{k: k, inner: cp}
+	k.k.MarkAsync()
+	return &callbacks{k: k.k, inner: cp}
 }
 
 type callbacks struct {
-	k     *Kind
+	k     *adapter.Kind
 	inner tjcontroller.CallbackProvider
 }
 
-// Create returns the callback for the async create of the resource name.
+// Create returns the callback for the async create of the resource name
+// (cluster-scoped: upjet v1 names it alone).
 func (c *callbacks) Create(name string) terraform.CallbackFn {
 	inner := c.inner.Create(name)
 	return func(err error, ctx context.Context) error {
-		failpoint.Hit(failpoint.AfterCreate)
-		if f := c.k.untrack(types.NamespacedName{Name: name}); f != nil {
-			c.k.created(ctx, f, err)
-			f.release()
-		}
+		c.k.Created(ctx, types.NamespacedName{Name: name}, err)
 		return inner(err, ctx)
 	}
 }
@@ -56,60 +48,16 @@ func (c *callbacks) Destroy(name string) terraform.CallbackFn { return c.inner.D
 
 var _ tjcontroller.CallbackProvider = (*callbacks)(nil)
 
-// created records how an async create ended. It never fails the callback:
-// whatever it cannot record stays unsettled in the journal, and Observe or
-// the next recovery pass finishes it.
-func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
-	in := f.intent
-	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
-	if cerr == nil {
-		id := k.tfID(f)
-		if id == "" {
-			k.a.log.Warn("cannot settle a succeeded create now; Observe will", append(k.fields(in), zap.Error(errNoID))...)
-			return
-		}
-		en, err := k.nameFromID(id)
-		if err != nil || en == "" {
-			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
-			return
-		}
-		if _, err := k.finish(ctx, in, key, uid, en); err != nil {
-			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
-			return
-		}
-		k.awaitCache(ctx, key, en)
-		return
+// trackedID reads the new resource's Terraform ID from upjet's operation
+// tracker in store, where the async create of mg left its state; "" when
+// it holds none.
+func trackedID(store *tjcontroller.OperationTrackerStore, mg client.Object) (string, error) {
+	if store == nil {
+		return "", nil
 	}
-	class := k.a.classifier.Classify(cerr)
-	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: errorMessage(cerr)}); err != nil {
-		k.a.log.Warn("cannot record a failed create; recovery will look it up", append(k.fields(in), zap.Error(err))...)
-		return
-	}
-	if class != journal.ErrorClassConflict {
-		return
-	}
-	// Something with this resource's natural key exists. Retrying would
-	// only meet the same 409: look it up once and adopt it if it is
-	// provably ours, else pause the resource and report it.
-	outcome, _, err := k.resolve(ctx, key, uid)
-	if err != nil {
-		k.a.log.Warn("cannot resolve a create conflict now; the next create attempt will", append(k.fields(in), zap.Error(err))...)
-		return
-	}
-	if outcome == recovery.OutcomeConflict {
-		k.a.log.Info("create conflict reported; resource paused", append(k.fields(in), zap.String("outcome", string(outcome)))...)
-	}
-}
-
-// tfID reads the new resource's Terraform ID from upjet's operation
-// tracker, where the async create left its state.
-func (k *Kind) tfID(f *flight) string {
-	if k.store == nil {
-		return ""
-	}
-	tr, ok := f.mg.(ujresource.Terraformed)
+	tr, ok := mg.(ujresource.Terraformed)
 	if !ok {
-		return ""
+		return "", nil
 	}
-	return k.store.Tracker(tr).GetTfID()
+	return store.Tracker(tr).GetTfID(), nil
 }

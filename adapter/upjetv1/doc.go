@@ -1,5 +1,6 @@
 // Package upjetv1 makes the create path of a crossplane-runtime v1 (v1.20)
-// and upjet v1 (v1.11) provider crash-safe with intentjournal.
+// and upjet v1 (v1.11) provider crash-safe with intentjournal: the legacy
+// line, whose managed resources are cluster-scoped.
 //
 // It wraps a kind's managed.ExternalConnecter (upjet's async connectors
 // included) and upjet's CallbackProvider:
@@ -25,6 +26,14 @@
 // to the manager. Until its pass has scanned every candidate the Gate keeps
 // every create blocked, and candidates stay blocked until resolved.
 //
-// The package is kept apart from journal/ so that an adapter for
-// crossplane-runtime v2 can sit beside it.
+// This package is the v1 line's shim over the crossplane-free package
+// adapter, which holds the create path itself: it converts crossplane's
+// and upjet's types (the connecter, the callback, the Terraform ID in
+// upjet's operation tracker, the tags a create sends, the kind facts read
+// from upjet's config.Resource, the tagger, the event recorder) and
+// delegates. It is the port of adapter/upjetv2, the line providers run
+// today, with the same API; Config, the options and the derived finders'
+// types are adapter's, named here too so that a provider imports this
+// package alone. It lives in its own module, on the v1 line's dependency
+// set.
 package upjetv1

@@ -3,19 +3,18 @@ module github.com/intentjournal/intentjournal/adapter/upjetv1
 go 1.26
 
 require (
-	dario.cat/mergo v1.0.1
+	dario.cat/mergo v1.0.1 // indirect
 	github.com/crossplane/crossplane-runtime v1.20.11
 	github.com/crossplane/upjet v1.11.1
-	github.com/go-logr/zapr v1.3.0
 	github.com/google/go-cmp v0.7.0
-	github.com/hashicorp/terraform-json v0.27.2
+	github.com/hashicorp/terraform-json v0.27.2 // indirect
 	github.com/hashicorp/terraform-plugin-sdk/v2 v2.30.0
-	github.com/pkg/errors v0.9.1
+	github.com/pkg/errors v0.9.1 // indirect
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
 	go.etcd.io/bbolt v1.5.0 // indirect
-	go.uber.org/zap v1.28.0
+	go.uber.org/zap v1.28.0 // indirect
 	golang.org/x/time v0.7.0 // indirect
-	k8s.io/api v0.32.3
+	k8s.io/api v0.32.3 // indirect
 	k8s.io/apimachinery v0.32.3
 	k8s.io/client-go v0.32.3
 	k8s.io/utils v0.0.0-20250321185631-1f6e0b77f77e
@@ -38,7 +37,7 @@ require (
 	github.com/fatih/color v1.18.0 // indirect
 	github.com/fsnotify/fsnotify v1.7.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.7.0 // indirect
-	github.com/go-logr/logr v1.4.3 // indirect
+	github.com/go-logr/logr v1.4.3
 	github.com/go-openapi/jsonpointer v0.21.0 // indirect
 	github.com/go-openapi/jsonreference v0.21.0 // indirect
 	github.com/go-openapi/swag v0.23.0 // indirect
@@ -48,7 +47,7 @@ require (
 	github.com/golang/protobuf v1.5.4 // indirect
 	github.com/google/gnostic-models v0.6.9-0.20230804172637-c7be7c783f49 // indirect
 	github.com/google/gofuzz v1.2.0 // indirect
-	github.com/google/uuid v1.6.0
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/hashicorp/go-cty v1.4.1-0.20200414143053-d3edf31b6320 // indirect
 	github.com/hashicorp/go-hclog v1.5.0 // indirect
 	github.com/hashicorp/go-plugin v1.5.1 // indirect
@@ -123,16 +122,13 @@ require (
 	sigs.k8s.io/controller-tools v0.16.5 // indirect
 	sigs.k8s.io/json v0.0.0-20241014173422-cfa47c3a1cc8 // indirect
 	sigs.k8s.io/structured-merge-diff/v4 v4.6.0 // indirect
-	sigs.k8s.io/yaml v1.4.0
+	sigs.k8s.io/yaml v1.4.0 // indirect
 )
 
-require github.com/intentjournal/intentjournal v0.0.0-00010101000000-000000000000
+require github.com/intentjournal/intentjournal v0.1.0
 
 require (
+	github.com/go-logr/zapr v1.3.0 // indirect
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	golang.org/x/tools/go/expect v0.1.1-deprecated // indirect
 )
-
-// The root module (journal, recovery, ownership, the CLI) is developed in
-// the same repository; a release tags both.
-replace github.com/intentjournal/intentjournal => ../..

@@ -2,67 +2,47 @@ package upjetv1
 
 import (
 	"fmt"
-	"maps"
 	"strings"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// KeyFunc returns a managed resource's natural-key fields, the lookup keys
-// a recovery Finder needs when the resource was deleted while its create was
-// in flight (for the fake cloud's RecordSet: "zone" and "name"). It returns
-// an error when a key field is missing.
-type KeyFunc func(mg resource.Managed) (map[string]string, error)
+// KeyFunc returns a managed resource's natural-key fields: see
+// adapter.KeyFunc.
+type KeyFunc = adapter.KeyFunc
 
 // SpecFields returns a KeyFunc reading string fields of spec.forProvider,
-// keyed by their JSON names, the counterpart of recovery.SpecFields.
-func SpecFields(fields ...string) KeyFunc {
-	return func(mg resource.Managed) (map[string]string, error) {
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
-		if err != nil {
-			return nil, fmt.Errorf("cannot convert %s to unstructured: %w", mg.GetName(), err)
-		}
-		out := make(map[string]string, len(fields))
-		for _, f := range fields {
-			v, found, err := unstructured.NestedString(u, "spec", "forProvider", f)
-			if err != nil || !found || v == "" {
-				return nil, fmt.Errorf("spec.forProvider.%s of %s is not set", f, mg.GetName())
-			}
-			out[f] = v
-		}
-		return out, nil
-	}
-}
+// keyed by their JSON names (adapter.SpecFields).
+func SpecFields(fields ...string) KeyFunc { return adapter.SpecFields(fields...) }
 
 // IntentInput is what BuildIntent needs besides the managed resource.
-type IntentInput struct {
-	// GVK is the managed resource's kind (typed objects read from a cache
-	// carry no TypeMeta, so it is not taken from the object).
-	GVK schema.GroupVersionKind
-	// Owner is the process beginning the intent.
-	Owner journal.Owner
-	// Keys, when set, adds the natural-key fields to the lookup keys.
-	Keys KeyFunc
+type IntentInput = adapter.IntentInput
+
+// BuildIntent returns the intent for creating mg (adapter.BuildIntent):
+// its lookup keys are the crossplane external tags upjet v1 puts on the
+// resource (crossplane-kind, crossplane-name, crossplane-providerconfig)
+// plus the natural-key fields.
+func BuildIntent(mg resource.Managed, in IntentInput) (journal.Intent, error) {
+	return adapter.BuildIntent(mg, in, line{})
 }
 
-// BuildIntent returns the intent for creating mg: its identity, provider
-// config, intended external name when it is known before the create (a
-// deterministic name set by an initializer), and lookup keys: the crossplane
-// external tags upjet puts on the resource (crossplane-kind,
-// crossplane-name, crossplane-providerconfig) plus the natural-key fields;
-// and whether the create sends mg's UID as a tag (the Tagger wrote it to
-// spec.forProvider), after which recovery accepts only resources carrying
-// it. Journal.Begin fills in the ID, state and timestamps.
-func BuildIntent(mg resource.Managed, in IntentInput) (journal.Intent, error) {
+// ExternalTags returns the tags upjet v1 sends with the create of mg:
+// crossplane-kind (from gvk: a typed object read from a cache carries no
+// TypeMeta), crossplane-name and, when mg refers to one,
+// crossplane-providerconfig; and that ProviderConfig.
+func (line) ExternalTags(obj client.Object, gvk schema.GroupVersionKind) (map[string]string, journal.ProviderConfigRef, error) {
+	mg, ok := obj.(resource.Managed)
+	if !ok {
+		return nil, journal.ProviderConfigRef{}, fmt.Errorf("cannot read the tags of %s: %T is not a managed resource", obj.GetName(), obj)
+	}
 	keys := map[string]string{
-		recovery.TagCrossplaneKind: strings.ToLower(in.GVK.GroupKind().String()),
+		recovery.TagCrossplaneKind: strings.ToLower(gvk.GroupKind().String()),
 		recovery.TagCrossplaneName: mg.GetName(),
 	}
 	var pc journal.ProviderConfigRef
@@ -70,30 +50,5 @@ func BuildIntent(mg resource.Managed, in IntentInput) (journal.Intent, error) {
 		keys[recovery.TagCrossplaneProviderConfig] = ref.Name
 		pc = journal.ProviderConfigRef{Kind: "ProviderConfig", Name: ref.Name}
 	}
-	if in.Keys != nil {
-		nk, err := in.Keys(mg)
-		if err != nil {
-			return journal.Intent{}, fmt.Errorf("cannot read the natural key: %w", err)
-		}
-		for k := range nk {
-			if _, clash := keys[k]; clash {
-				return journal.Intent{}, fmt.Errorf("natural-key field %q clashes with a crossplane tag key", k)
-			}
-		}
-		maps.Copy(keys, nk)
-	}
-	return journal.Intent{
-		Resource: journal.ResourceRef{
-			APIVersion: in.GVK.GroupVersion().String(),
-			Kind:       in.GVK.Kind,
-			Namespace:  mg.GetNamespace(),
-			Name:       mg.GetName(),
-			UID:        string(mg.GetUID()),
-		},
-		ProviderConfig: pc,
-		ExternalName:   meta.GetExternalName(mg),
-		LookupKeys:     keys,
-		Owner:          in.Owner,
-		UIDTag:         carriesUIDTag(mg),
-	}, nil
+	return keys, pc, nil
 }

@@ -1,6 +1,7 @@
 package upjetv1
 
 import (
+	"encoding/json"
 	"testing"
 
 	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
@@ -8,21 +9,102 @@ import (
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
+// recordSet is a cluster-scoped managed resource of the shape upjet v1
+// generates: a typed spec with providerConfigRef and forProvider, which
+// BuildIntent and SpecFields read. upjet's fake.Terraformed keeps its
+// parameters in a map outside any spec.forProvider, where SpecFields
+// cannot find a natural key.
+type recordSet struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              recordSetSpec       `json:"spec"`
+	Status            xpv1.ResourceStatus `json:"status,omitempty"`
+}
+
+type recordSetSpec struct {
+	xpv1.ResourceSpec `json:",inline"`
+	ForProvider       recordSetParameters `json:"forProvider"`
+}
+
+type recordSetParameters struct {
+	Name *string `json:"name,omitempty"`
+	Zone *string `json:"zone,omitempty"`
+}
+
+var _ resource.Managed = (*recordSet)(nil)
+
+func (r *recordSet) DeepCopyObject() runtime.Object {
+	b, err := json.Marshal(r)
+	if err != nil {
+		panic(err)
+	}
+	out := &recordSet{}
+	if err := json.Unmarshal(b, out); err != nil {
+		panic(err)
+	}
+	return out
+}
+
+func (r *recordSet) GetProviderConfigReference() *xpv1.Reference {
+	return r.Spec.ProviderConfigReference
+}
+
+func (r *recordSet) SetProviderConfigReference(p *xpv1.Reference) {
+	r.Spec.ProviderConfigReference = p
+}
+
+func (r *recordSet) GetWriteConnectionSecretToReference() *xpv1.SecretReference {
+	return r.Spec.WriteConnectionSecretToReference
+}
+
+func (r *recordSet) SetWriteConnectionSecretToReference(s *xpv1.SecretReference) {
+	r.Spec.WriteConnectionSecretToReference = s
+}
+
+func (r *recordSet) GetPublishConnectionDetailsTo() *xpv1.PublishConnectionDetailsTo {
+	return r.Spec.PublishConnectionDetailsTo
+}
+
+func (r *recordSet) SetPublishConnectionDetailsTo(p *xpv1.PublishConnectionDetailsTo) {
+	r.Spec.PublishConnectionDetailsTo = p
+}
+
+func (r *recordSet) GetManagementPolicies() xpv1.ManagementPolicies {
+	return r.Spec.ManagementPolicies
+}
+
+func (r *recordSet) SetManagementPolicies(p xpv1.ManagementPolicies) {
+	r.Spec.ManagementPolicies = p
+}
+
+func (r *recordSet) GetDeletionPolicy() xpv1.DeletionPolicy { return r.Spec.DeletionPolicy }
+
+func (r *recordSet) SetDeletionPolicy(p xpv1.DeletionPolicy) { r.Spec.DeletionPolicy = p }
+
+func (r *recordSet) GetCondition(ct xpv1.ConditionType) xpv1.Condition {
+	return r.Status.GetCondition(ct)
+}
+
+func (r *recordSet) SetConditions(c ...xpv1.Condition) { r.Status.SetConditions(c...) }
+
 func TestBuildIntent(t *testing.T) {
 	owner := journal.Owner{Replica: "provider-0", Shard: "a", Epoch: "18ea3ef8b3e4e209-e2dfa327"}
-	rs := func(mod func(*v1alpha1.RecordSet)) *v1alpha1.RecordSet {
-		r := &v1alpha1.RecordSet{
+	gvk := schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "RecordSet"}
+	rs := func(mod func(*recordSet)) *recordSet {
+		r := &recordSet{
 			ObjectMeta: metav1.ObjectMeta{Name: "www", UID: types.UID("uid-1")},
-			Spec: v1alpha1.RecordSetSpec{
+			Spec: recordSetSpec{
 				ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: "default"}},
-				ForProvider:  v1alpha1.RecordSetParameters{Zone: ptr.To("example-com"), Name: ptr.To("www")},
+				ForProvider:  recordSetParameters{Zone: ptr.To("example-com"), Name: ptr.To("www")},
 			},
 		}
 		if mod != nil {
@@ -60,26 +142,26 @@ func TestBuildIntent(t *testing.T) {
 		},
 		"DeterministicName": {
 			reason: "An external name set before the create is the intended one.",
-			mg:     rs(func(r *v1alpha1.RecordSet) { meta.SetExternalName(r, "rs-0123") }),
+			mg:     rs(func(r *recordSet) { meta.SetExternalName(r, "rs-0123") }),
 			want: journal.Intent{Resource: ref, ProviderConfig: journal.ProviderConfigRef{Kind: "ProviderConfig", Name: "default"},
 				ExternalName: "rs-0123", LookupKeys: tags, Owner: owner},
 		},
 		"NoProviderConfig": {
 			reason: "Without a provider config reference there is no providerconfig tag.",
-			mg:     rs(func(r *v1alpha1.RecordSet) { r.Spec.ProviderConfigReference = nil }),
+			mg:     rs(func(r *recordSet) { r.Spec.ProviderConfigReference = nil }),
 			want: journal.Intent{Resource: ref, Owner: owner, LookupKeys: map[string]string{
 				"crossplane-kind": "recordset.fakecloud.intentjournal.io", "crossplane-name": "www"}},
 		},
 		"MissingKeyField": {
 			reason:  "A missing natural-key field is an error, not a silently weaker intent.",
-			mg:      rs(func(r *v1alpha1.RecordSet) { r.Spec.ForProvider.Zone = nil }),
+			mg:      rs(func(r *recordSet) { r.Spec.ForProvider.Zone = nil }),
 			keys:    SpecFields("zone", "name"),
 			wantErr: true,
 		},
 		"KeyClash": {
 			reason: "A natural-key field may not overwrite a crossplane tag.",
 			mg:     rs(nil),
-			keys: func(resource.Managed) (map[string]string, error) {
+			keys: func(client.Object) (map[string]string, error) {
 				return map[string]string{"crossplane-name": "x"}, nil
 			},
 			wantErr: true,
@@ -87,7 +169,7 @@ func TestBuildIntent(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got, err := BuildIntent(tc.mg, IntentInput{GVK: v1alpha1.RecordSet_GroupVersionKind, Owner: owner, Keys: tc.keys})
+			got, err := BuildIntent(tc.mg, IntentInput{GVK: gvk, Owner: owner, Keys: tc.keys})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("%s\nBuildIntent(): error %v, want error %t", tc.reason, err, tc.wantErr)
 			}

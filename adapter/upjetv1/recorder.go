@@ -5,8 +5,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 )
 
-// eventRecorder returns the manager's recorder of core Events, which
+// EventRecorder returns the manager's recorder of core Events, which
 // recovery posts (IntentAdopted, IntentConflict, ...).
-func eventRecorder(mgr manager.Manager, name string) record.EventRecorder {
+func (line) EventRecorder(mgr manager.Manager, name string) record.EventRecorder {
 	return mgr.GetEventRecorderFor(name)
 }

@@ -2,18 +2,15 @@ package upjetv2
 
 import (
 	"context"
+	"fmt"
 
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
-	"github.com/pkg/errors"
-	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/failpoint"
-	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/adapter"
 )
 
 // WrapCallbacks returns cp with its Create callback settling the intent
@@ -25,14 +22,12 @@ func (k *Kind) WrapCallbacks(cp tjcontroller.CallbackProvider) tjcontroller.Call
 	if k == nil {
 		return cp
 	}
-	k.mu.Lock()
-	k.async = true
-	k.mu.Unlock()
-	return &callbacks{k: k, inner: cp}
+	k.k.MarkAsync()
+	return &callbacks{k: k.k, inner: cp}
 }
 
 type callbacks struct {
-	k     *Kind
+	k     *adapter.Kind
 	inner tjcontroller.CallbackProvider
 }
 
@@ -53,11 +48,7 @@ type callbacks struct {
 func (c *callbacks) Create(nn types.NamespacedName, _ bool) terraform.CallbackFn {
 	inner := c.inner.Create(nn, true)
 	return func(err error, ctx context.Context) error {
-		failpoint.Hit(failpoint.AfterCreate)
-		if f := c.k.untrack(nn); f != nil {
-			c.k.created(ctx, f, err)
-			f.release()
-		}
+		c.k.Created(ctx, nn, err)
 		return inner(err, ctx)
 	}
 }
@@ -74,68 +65,20 @@ func (c *callbacks) Destroy(nn types.NamespacedName, requestReconcile bool) terr
 
 var _ tjcontroller.CallbackProvider = (*callbacks)(nil)
 
-// created records how an async create ended. It never fails the callback:
-// whatever it cannot record stays unsettled in the journal, and Observe or
-// the next recovery pass finishes it.
-func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
-	in := f.intent
-	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
-	if cerr == nil {
-		id, err := k.tfID(f)
-		if err == nil && id == "" {
-			err = errNoID
-		}
-		if err != nil {
-			k.a.log.Warn("cannot settle a succeeded create now; Observe will", append(k.fields(in), zap.Error(err))...)
-			return
-		}
-		en, err := k.nameFromID(id)
-		if err != nil || en == "" {
-			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
-			return
-		}
-		if _, err := k.finish(ctx, in, key, uid, en); err != nil {
-			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
-			return
-		}
-		k.awaitCache(ctx, key, en)
-		return
-	}
-	class := k.a.classifier.Classify(cerr)
-	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: errorMessage(cerr)}); err != nil {
-		k.a.log.Warn("cannot record a failed create; recovery will look it up", append(k.fields(in), zap.Error(err))...)
-		return
-	}
-	if class != journal.ErrorClassConflict {
-		return
-	}
-	// Something with this resource's natural key exists. Retrying would
-	// only meet the same 409: look it up once and adopt it if it is
-	// provably ours, else pause the resource and report it.
-	outcome, _, err := k.resolve(ctx, key, uid)
-	if err != nil {
-		k.a.log.Warn("cannot resolve a create conflict now; the next create attempt will", append(k.fields(in), zap.Error(err))...)
-		return
-	}
-	if outcome == recovery.OutcomeConflict {
-		k.a.log.Info("create conflict reported; resource paused", append(k.fields(in), zap.String("outcome", string(outcome)))...)
-	}
-}
-
-// tfID reads the new resource's Terraform ID from upjet's operation
-// tracker, where the async create left its state: the plugin SDK's
-// InstanceState for an SDK resource, the "id" attribute of the framework
-// state for a terraform-plugin-framework resource (upjet's GetTfID reads
-// only the former). It returns "" when neither holds an ID.
-func (k *Kind) tfID(f *flight) (string, error) {
-	if k.store == nil {
+// trackedID reads the new resource's Terraform ID from upjet's operation
+// tracker in store, where the async create of mg left its state: the
+// plugin SDK's InstanceState for an SDK resource, the "id" attribute of
+// the framework state for a terraform-plugin-framework resource (upjet's
+// GetTfID reads only the former). It returns "" when neither holds an ID.
+func trackedID(store *tjcontroller.OperationTrackerStore, mg client.Object) (string, error) {
+	if store == nil {
 		return "", nil
 	}
-	tr, ok := f.mg.(ujresource.Terraformed)
+	tr, ok := mg.(ujresource.Terraformed)
 	if !ok {
 		return "", nil
 	}
-	t := k.store.Tracker(tr)
+	t := store.Tracker(tr)
 	if id := t.GetTfID(); id != "" {
 		return id, nil
 	}
@@ -144,7 +87,7 @@ func (k *Kind) tfID(f *flight) (string, error) {
 	}
 	id, err := frameworkStateID(t.GetFrameworkTFState())
 	if err != nil {
-		return "", errors.Wrap(err, "cannot read the Terraform ID from the framework state")
+		return "", fmt.Errorf("cannot read the Terraform ID from the framework state: %w", err)
 	}
 	return id, nil
 }

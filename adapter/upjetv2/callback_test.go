@@ -6,7 +6,10 @@ import (
 
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/intentjournal/intentjournal/adapter"
 )
 
 // recordingCallbacks records the requestReconcile each callback was built
@@ -42,7 +45,7 @@ func TestCreateCallbackAlwaysRequestsReconcile(t *testing.T) {
 	nn := types.NamespacedName{Namespace: "team-a", Name: "rs-0"}
 	for _, upjet := range []bool{false, true} {
 		rec := &recordingCallbacks{requested: map[string]bool{}}
-		cp := (&Kind{}).WrapCallbacks(rec)
+		cp := (&Kind{k: new(adapter.Adapter).Kind(schema.GroupVersionKind{}, nil)}).WrapCallbacks(rec)
 		if err := cp.Create(nn, upjet)(nil, context.Background()); err != nil {
 			t.Fatalf("Create callback: %v", err)
 		}

@@ -1,10 +1,10 @@
 // Package upjetv2 makes the create path of a crossplane-runtime v2 (v2.2)
 // and upjet v2 (v2.3) provider crash-safe with intentjournal: what
-// provider-upjet-aws, -gcp and -azure run. It is the v1 adapter
-// (adapter/upjetv1) on the v2 line, for namespaced managed resources
-// (ModernManaged, whose provider config reference names a ProviderConfig or
-// a ClusterProviderConfig) and cluster-scoped ones (LegacyManaged) alike:
-// every key, lookup, tag and report entry carries the namespace.
+// provider-upjet-aws, -gcp and -azure run. It serves namespaced managed
+// resources (ModernManaged, whose provider config reference names a
+// ProviderConfig or a ClusterProviderConfig) and cluster-scoped ones
+// (LegacyManaged) alike: every key, lookup, tag and report entry carries
+// the namespace.
 //
 // It wraps a kind's managed.ExternalConnector (upjet's async connectors
 // included) and upjet's CallbackProvider:
@@ -35,7 +35,13 @@
 // resource with "cannot determine creation result". With it, the Gate and
 // the intent are the only thing between a crash and a repeat create.
 //
-// The package lives in its own module, on the v2 line's dependency set
-// (crossplane-runtime/v2 cannot share a module with v1); journal/ and
-// recovery/ are the crossplane-free root module both lines share.
+// This package is the v2 line's shim over the crossplane-free package
+// adapter, which holds the create path itself: it converts crossplane's
+// and upjet's types (the connector, the callback, the Terraform ID in
+// upjet's operation tracker, the tags a create sends, the kind facts read
+// from upjet's config.Resource, the tagger, the event recorder) and
+// delegates. Config, the options and the derived finders' types are
+// adapter's, named here too so that a provider imports this package
+// alone. It lives in its own module, on the v2 line's dependency set
+// (crossplane-runtime/v2 cannot share a module with v1).
 package upjetv2

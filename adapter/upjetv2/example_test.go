@@ -9,7 +9,7 @@ import (
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/controller/handler"
-	"go.uber.org/zap"
+	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 
@@ -30,10 +30,11 @@ var recordSetGVK = schema.GroupVersionKind{Group: "fakecloud.m.intentjournal.io"
 // providerMain is the part of a provider's main.go that turns the journal
 // on: before mgr.Start, and before the controllers are set up. The upjet
 // configurations are the ones main.go builds for its controllers (both
-// scopes), and lister is the provider's one piece of cloud-specific
-// recovery code.
+// scopes), inventory is the provider's one piece of cloud-specific
+// recovery code, and zl the provider's logger (zapr.NewLogger of its zap
+// logger, as controller-runtime is given).
 func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
-	clusterProvider, namespacedProvider *ujconfig.Provider, lister upjetv2.TagLister, zl *zap.Logger) error {
+	clusterProvider, namespacedProvider *ujconfig.Provider, inventory upjetv2.Inventory, zl logr.Logger) error {
 	// snippet:main begin
 	// Open the journal (taking its file lock) and add the recovery pass to
 	// the manager, before the manager starts, with a recovery finder for
@@ -50,7 +51,7 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 		}
 		finders, err := upjetv2.NewFinders(mgr.GetClient(), mgr.GetScheme(), o.SetupFn,
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
-			upjetv2.WithTemplates(templates), upjetv2.WithTagLister(lister),
+			upjetv2.WithTemplates(templates), upjetv2.WithInventory(inventory),
 			// A template kind with no tags proves its own after a crash by the
 			// key its create found free (docs/recovery.md, Ownership).
 			upjetv2.WithVacantKeys(mgr.GetAPIReader()), upjetv2.WithFindersLogger(zl))
@@ -72,18 +73,18 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 	return setupRecordSet(mgr, o, ij)
 }
 
-// awsTagLister is the shape of a cloud's TagLister: one function for
+// awsInventory is the shape of a cloud's Inventory: one function for
 // every list-by-tags kind, told the kind's Terraform type.
-func awsTagLister(list func(ctx context.Context, resourceType string, tags map[string]string) ([]recovery.ExternalResource, error)) upjetv2.TagLister {
-	// snippet:lister begin
-	lister := upjetv2.TagListerFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
+func awsInventory(list func(ctx context.Context, resourceType string, tags map[string]string) ([]recovery.ExternalResource, error)) upjetv2.Inventory {
+	// snippet:inventory begin
+	inventory := upjetv2.InventoryFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
 		// Map q.TerraformResource (aws_vpc) to the cloud's resource type
 		// (ec2:vpc), take the account and region from the provider config
 		// of q.Candidate, and list what carries every tag of q.Tags.
 		return list(ctx, q.TerraformResource, q.Tags)
 	})
-	// snippet:lister end
-	return lister
+	// snippet:inventory end
+	return inventory
 }
 
 // setupRecordSet is a kind's generated controller Setup (upjet v2's
@@ -109,4 +110,4 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapte
 	return nil
 }
 
-var _, _ = providerMain, awsTagLister
+var _, _ = providerMain, awsInventory

@@ -1,7 +1,6 @@
 package upjetv2
 
 import (
-	"encoding/json"
 	"testing"
 
 	xpv1 "github.com/crossplane/crossplane-runtime/v2/apis/common/v1"
@@ -10,12 +9,9 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource/fake"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/fixtures"
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // TestBuildIntent covers the v2 shapes of a managed resource: namespaced
@@ -109,41 +105,4 @@ func TestBuildIntent(t *testing.T) {
 			t.Errorf("an external name set before the create is the intended one: got %q, %v", got.ExternalName, err)
 		}
 	})
-}
-
-// TestCreateArgsDigestSurvivesTheAPIServer: in annotation-only mode the
-// intent keeps only the digest of what the create sent, taken from the
-// typed managed resource; recovery recomputes it from the object as the
-// API server returns it (JSON, numbers as integers). The two must agree,
-// or every weak proof would find its own resource's spec edited.
-func TestCreateArgsDigestSurvivesTheAPIServer(t *testing.T) {
-	for name, mg := range map[string]resource.Managed{
-		"RecordSet": fixtures.NamespacedRecordSet("team-a", "www", "zone-a"),
-		"Record":    fixtures.NamespacedRecord("team-a", "www", "zone-a"),
-		"Network":   fixtures.NamespacedNetwork("team-a", "vpc", "10.0.0.0/16"),
-	} {
-		t.Run(name, func(t *testing.T) {
-			mg.SetGeneration(4)
-			sent, err := createArgs(mg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := json.Marshal(mg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var content map[string]any
-			if err := json.Unmarshal(b, &content); err != nil {
-				t.Fatal(err)
-			}
-			served := &unstructured.Unstructured{Object: content}
-			c := &recovery.Candidate{Object: served, Intent: journal.Intent{Args: journal.Arguments{Digest: sent.Digest, Generation: sent.Generation}}}
-			if _, err := c.CreateArgs(); err != nil {
-				t.Errorf("the digest recorded at create (%s) does not match the served object's: %v", sent.Digest, err)
-			}
-			if sent.Generation != 4 || len(sent.Body) == 0 {
-				t.Errorf("recorded %+v, want generation 4 and the body", sent)
-			}
-		})
-	}
 }

@@ -13,11 +13,11 @@ import (
 )
 
 // TestHandBackPassesTheEventFilter: the hand-back of a refused create
-// (upjetv1's TestRefusedCreateWakesTheOwner drives it against envtest; the
-// code is generated from v1's) wakes the owner only because
-// crossplane-runtime's DesiredStateChanged passes its annotation. This is
-// that filter on the v2 line: the failed mark alone is ignored, the
-// hand-back is not.
+// (package adapter's, which the v1 test bed's
+// TestRefusedCreateWakesTheOwner drives against envtest) wakes the owner
+// only because crossplane-runtime's DesiredStateChanged passes its
+// annotation. This is that filter on the v2 line: the failed mark alone
+// is ignored, the hand-back is not.
 func TestHandBackPassesTheEventFilter(t *testing.T) {
 	filter := xpresource.DesiredStateChanged()
 	pending := &unstructured.Unstructured{}

@@ -5,13 +5,11 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
+	ujfake "github.com/crossplane/upjet/v2/pkg/resource/fake"
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	v1alpha1 "github.com/intentjournal/intentjournal/adapter/upjetv2/internal/provider/apis/namespaced/v1alpha1"
 )
 
 // addressType is the object type of fakecloud_address's framework state.
@@ -146,8 +144,8 @@ func FuzzFrameworkStateID(f *testing.F) {
 // TestTFIDFramework pins the gap the framework connector had: its async
 // create leaves the new ID in the tracker's framework state, where upjet's
 // GetTfID does not look, so the callback could not settle the intent with
-// it. tfID must read it from there, and keep reading an SDK resource's
-// InstanceState.
+// it. trackedID must read it from there, and keep reading an SDK
+// resource's InstanceState.
 func TestTFIDFramework(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -174,15 +172,17 @@ func TestTFIDFramework(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			store := tjcontroller.NewOperationStore(logging.NewNopLogger())
-			mg := &v1alpha1.Address{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "eip", UID: "u-1"}}
+			mg := &ujfake.ModernTerraformed{}
+			mg.SetNamespace("a")
+			mg.SetName("eip")
+			mg.SetUID("u-1")
 			tc.set(store.Tracker(mg))
-			k := &Kind{store: store}
-			got, err := k.tfID(&flight{mg: mg})
+			got, err := trackedID(store, mg)
 			if err != nil {
-				t.Fatalf("tfID(): %v", err)
+				t.Fatalf("trackedID(): %v", err)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\ntfID(): -want, +got:\n%s", tc.reason, diff)
+				t.Errorf("%s\ntrackedID(): -want, +got:\n%s", tc.reason, diff)
 			}
 		})
 	}

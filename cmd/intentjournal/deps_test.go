@@ -19,10 +19,10 @@ func TestLinksNoTestBed(t *testing.T) {
 		t.Fatalf("go list -deps: %v", err)
 	}
 	for _, forbidden := range []string{
-		"github.com/intentjournal/intentjournal/internal/fakecloud",
-		"github.com/intentjournal/intentjournal/internal/demo",
-		"github.com/intentjournal/intentjournal/internal/testbed",
-		"github.com/intentjournal/intentjournal/internal/testenv",
+		"github.com/intentjournal/intentjournal/testbed/internal/fakecloud",
+		"github.com/intentjournal/intentjournal/testbed/internal/demo",
+		"github.com/intentjournal/intentjournal/testbed/internal/testbed",
+		"github.com/intentjournal/intentjournal/testbed/internal/testenv",
 	} {
 		for _, pkg := range strings.Fields(string(out)) {
 			if pkg == forbidden || strings.HasPrefix(pkg, forbidden+"/") {

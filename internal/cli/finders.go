@@ -13,6 +13,8 @@ import (
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/go-logr/zapr"
+
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/terraform"
 )
@@ -97,7 +99,7 @@ func buildTerraformFinder(gk schema.GroupKind, arg string, env FinderEnv) (recov
 	}
 	reportOnly := env.ReportOnly != nil && env.ReportOnly(gk)
 	adoptOnTags := env.AdoptOnTags != nil && env.AdoptOnTags(gk)
-	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(log.Named("terraform")), terraform.WithReportOnly(reportOnly),
+	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(zapr.NewLogger(log.Named("terraform"))), terraform.WithReportOnly(reportOnly),
 		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew))
 	if err != nil {
 		return nil, nil, fmt.Errorf("terraform finder of %s: %w", gk, err)

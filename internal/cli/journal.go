@@ -8,6 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/go-logr/zapr"
+
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -41,7 +43,7 @@ func (f journalFile) open(log *zap.Logger, writable bool) (*journal.Journal, err
 	if timeout <= 0 {
 		timeout = defaultLockTimeout
 	}
-	opts := []journal.Option{journal.WithLogger(log), journal.WithLockTimeout(timeout)}
+	opts := []journal.Option{journal.WithLogger(zapr.NewLogger(log)), journal.WithLockTimeout(timeout)}
 	if writable {
 		host, _ := os.Hostname()
 		opts = append(opts, journal.WithHolder(fmt.Sprintf("intentjournal CLI, pid %d on host %s", os.Getpid(), host)))

@@ -13,6 +13,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/go-logr/zapr"
+
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 )
@@ -47,7 +49,7 @@ func buildJournal(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "journal.db")
-	j, err := journal.Open(path, journal.WithClock(stepClock()), journal.WithLogger(zaptest.NewLogger(t)))
+	j, err := journal.Open(path, journal.WithClock(stepClock()), journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/internal/tabular"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -73,48 +71,10 @@ func holdInChild(t *testing.T, path string) {
 	}
 }
 
-// normalizer replaces run-dependent text (paths, UIDs, IDs, timestamps,
-// ports) with stable placeholders.
-type normalizer struct {
-	pairs []string
-	res   []*regexp.Regexp
-	repl  []string
-}
-
-func (n *normalizer) literal(from, to string) { n.pairs = append(n.pairs, from, to) }
-
-func (n *normalizer) pattern(re, to string) {
-	n.res = append(n.res, regexp.MustCompile(re))
-	n.repl = append(n.repl, to)
-}
-
-func (n *normalizer) apply(b []byte) []byte {
-	s := strings.NewReplacer(n.pairs...).Replace(string(b))
-	for i, re := range n.res {
-		s = re.ReplaceAllString(s, n.repl[i])
-	}
-	return []byte(s)
-}
-
-// realign re-aligns the table at the start of b (up to its first blank
-// line) after normalization changed the widths of its cells.
-func realign(b []byte) []byte {
-	head, rest, _ := bytes.Cut(b, []byte("\n\n"))
-	var out bytes.Buffer
-	t := tabular.New(&out)
-	for _, line := range strings.Split(string(head), "\n") {
-		t.RowAsIs(regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(line), -1)...)
-	}
-	_ = t.Flush()
-	if len(rest) > 0 {
-		out.WriteString("\n")
-		out.Write(rest)
-	}
-	return out.Bytes()
-}
-
 // TestRealMainExitCodes runs the command line as a user would, with inputs
-// that need no cluster.
+// that need no cluster: the operator binary's Main, with no options. The
+// cases that need the fake cloud's finder type run in the test bed
+// (testbed/integration/cli, TestDevMainExitCodes).
 func TestRealMainExitCodes(t *testing.T) {
 	path := buildJournal(t)
 	cases := map[string]struct {
@@ -172,16 +132,6 @@ func TestRealMainExitCodes(t *testing.T) {
 			args:     []string{"report", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "RecordSet=aws:us-east-1"},
 			wantCode: ExitUsage, wantStderr: `unknown finder type "aws"`,
 		},
-		"RecoverFinderForUndeclaredKind": {
-			reason:   "--finder names a --kind",
-			args:     []string{"report", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--finder", "Bucket=fakecloud:http://127.0.0.1:1"},
-			wantCode: ExitUsage, wantStderr: `kind "Bucket" is not one of the --kind values`,
-		},
-		"RecoverFakecloudUnsupportedKind": {
-			reason:   "the fakecloud finder serves only its own kinds",
-			args:     []string{"report", "--kind", "Bucket.v1beta1.s3.aws.upbound.io", "--finder", "Bucket=fakecloud:http://127.0.0.1:1"},
-			wantCode: ExitUsage, wantStderr: "the fakecloud finder supports",
-		},
 		"RecoverBadPolicyKind": {
 			reason:   "--policy-kind takes adopt or report-only",
 			args:     []string{"recover", "--kind", "RecordSet.v1alpha1.fakecloud.intentjournal.io", "--policy-kind", "RecordSet=yolo"},
@@ -238,7 +188,7 @@ func TestRealMainExitCodes(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Main(context.Background(), tc.args, &stdout, &stderr, withFakecloud)
+			code := Main(context.Background(), tc.args, &stdout, &stderr)
 			if code != tc.wantCode {
 				t.Errorf("%s\nMain(%q): exit code %d, want %d\nstderr:\n%s", tc.reason, tc.args, code, tc.wantCode, stderr.String())
 			}

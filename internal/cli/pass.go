@@ -19,6 +19,8 @@ import (
 	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/go-logr/zapr"
+
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 )
@@ -138,7 +140,7 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		if _, err := os.Stat(o.Journal); err != nil {
 			return fmt.Errorf("cannot use --journal %s: %w (omit --journal to recover from annotations only)", o.Journal, err)
 		}
-		jopts := []journal.Option{journal.WithLogger(o.log), journal.WithLockTimeout(o.LockTimeout), journal.WithCluster(clusterID)}
+		jopts := []journal.Option{journal.WithLogger(zapr.NewLogger(o.log)), journal.WithLockTimeout(o.LockTimeout), journal.WithCluster(clusterID)}
 		if m.readOnlyJournal {
 			jopts = append(jopts, journal.WithReadOnly())
 		} else {
@@ -178,7 +180,7 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		Finders:  finders,
 		Deleters: deleters,
 		Policy:   policy,
-		Logger:   o.log,
+		Logger:   zapr.NewLogger(o.log),
 		Source:   src,
 		Now:      o.now,
 	}

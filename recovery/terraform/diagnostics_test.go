@@ -1,23 +1,16 @@
 package terraform
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
-
-	"github.com/hashicorp/terraform-exec/tfexec"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/internal/golden"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // parseFile parses captured CLI output: *.jsonl is the machine-readable UI
@@ -31,6 +24,9 @@ func parseFile(name string, data []byte) []Diagnostic {
 
 // TestParseDiagnosticsGolden parses real tofu output captured under
 // testdata/ and compares with the golden results; -update rewrites them.
+// The captures themselves are made, and checked against the live CLI, by
+// TestCaptureCLIOutput in the test bed (testbed/integration/terraform),
+// which runs the real OpenTofu.
 func TestParseDiagnosticsGolden(t *testing.T) {
 	cases := map[string]struct {
 		reason string
@@ -65,7 +61,7 @@ func TestParseDiagnosticsGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata", tc.file))
 			if err != nil {
-				t.Fatalf("%v (regenerate with: go test ./recovery/terraform -run Capture -update)", err)
+				t.Fatalf("%v (regenerate with: cd testbed && go test ./integration/terraform -run Capture -update)", err)
 			}
 			got := parseFile(tc.file, raw)
 			enc, err := json.MarshalIndent(got, "", "  ")
@@ -155,131 +151,5 @@ func FuzzParseDiagnostics(f *testing.F) {
 				t.Errorf("address holds a quote: %q", d.Address)
 			}
 		}
-	})
-}
-
-// TestCaptureCLIOutput drives the real CLI into each failure the parser must
-// recognise and checks the live output parses to the same kinds as the
-// captured files; with -update it rewrites the captures.
-func TestCaptureCLIOutput(t *testing.T) {
-	r := newRig(t)
-	ctx := context.Background()
-	// kinds is the set of error kinds and addresses: the CLI reports
-	// resources in no fixed order, and Terraform and OpenTofu differ in how
-	// many diagnostics one failure makes.
-	kinds := func(ds []Diagnostic) []string {
-		var out []string
-		for _, d := range errorsOf(ds) {
-			out = append(out, d.Kind+" "+d.Address)
-		}
-		slices.Sort(out)
-		return slices.Compact(out)
-	}
-	check := func(t *testing.T, name string, out []byte) {
-		t.Helper()
-		if len(out) == 0 {
-			t.Fatalf("%s: the CLI printed nothing", name)
-		}
-		capture(t, name, out)
-		raw, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Fatalf("%v (regenerate with -update)", err)
-		}
-		if diff := cmp.Diff(kinds(parseFile(name, raw)), kinds(parseFile(name, out))); diff != "" {
-			t.Errorf("%s: the live output must parse like the capture; -capture, +live:\n%s", name, diff)
-		}
-	}
-	record := func(im *Importer, op string) *[]byte {
-		var got []byte
-		im.observe = func(o string, out []byte) {
-			if o == op && got == nil {
-				got = append([]byte(nil), out...)
-			}
-		}
-		return &got
-	}
-
-	t.Run("PlanNotFound", func(t *testing.T) {
-		im := r.importer(t)
-		out := record(im, "plan")
-		ok := candidate(1, "")
-		ok.Intent.ExternalName = createNetwork(t, r.fc.Client, ok.Intent.Resource.Name, ourTags(ok))
-		if _, err := im.ImportBatch(ctx, []*recovery.Candidate{ok, candidate(2, missingID(2)), candidate(3, missingID(3))}); err != nil {
-			t.Fatal(err)
-		}
-		check(t, "plan-not-found.jsonl", *out)
-	})
-	t.Run("PlanReadError", func(t *testing.T) {
-		im := r.importer(t)
-		out := record(im, "plan")
-		if _, err := im.ImportBatch(ctx, []*recovery.Candidate{candidate(1, "net-"+strings.Repeat("b", 1100000))}); err != nil {
-			t.Fatal(err)
-		}
-		got := *out
-		// Keep the capture small: the summary quotes the whole ID.
-		got = []byte(strings.ReplaceAll(string(got), strings.Repeat("b", 1100000), "bbbb"))
-		check(t, "plan-read-error.jsonl", got)
-	})
-	t.Run("PlanConfigError", func(t *testing.T) {
-		typ := networkType
-		typ.Attributes = func(c *recovery.Candidate) (map[string]any, error) {
-			return map[string]any{"name": map[string]any{"not": "a string"}}, nil
-		}
-		im, err := New(t.TempDir(), r.cli, typ, WithFilesystemMirror(r.mirror), WithProviderConfig(testProviderBlock(r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := record(im, "plan")
-		res, err := im.ImportBatch(ctx, []*recovery.Candidate{candidate(1, missingID(1))})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res[0].Status != StatusError {
-			t.Errorf("a block with an invalid argument must fail: %+v", res[0])
-		}
-		check(t, "plan-config-error.jsonl", *out)
-	})
-	t.Run("ShowCorruptState", func(t *testing.T) {
-		im := r.importer(t)
-		out := record(im, "show")
-		if err := os.WriteFile(filepath.Join(im.Dir(), stateFile), []byte(`{"version": 4, "serial": 1, "resources": [`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		// json.Valid catches this before the CLI runs; run show directly.
-		_, err := im.tf.Show(ctx)
-		if err == nil {
-			t.Fatal("show of a corrupt state must fail")
-		}
-		_ = out
-		check(t, "show-corrupt-state.txt", []byte(err.Error()))
-	})
-	t.Run("InitProviderMissing", func(t *testing.T) {
-		im, err := New(t.TempDir(), r.cli, networkType, WithFilesystemMirror(t.TempDir()), WithProviderConfig(testProviderBlock(r)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := record(im, "init")
-		if _, err := im.ImportBatch(ctx, []*recovery.Candidate{candidate(1, missingID(1))}); err == nil {
-			t.Fatal("init without the provider must fail")
-		}
-		check(t, "init-provider-missing.txt", *out)
-	})
-	t.Run("PlanLocked", func(t *testing.T) {
-		im := r.importer(t)
-		first := candidate(1, "")
-		first.Intent.ExternalName = createNetwork(t, r.fc.Client, first.Intent.Resource.Name, ourTags(first))
-		if _, err := im.ImportBatch(ctx, []*recovery.Candidate{first}); err != nil {
-			t.Fatal(err)
-		}
-		setLatency(t, r.fc.Client, 30*time.Second)
-		defer setLatency(t, r.fc.Client, 0)
-		r.startCLI(t, im, "apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false")
-		waitForLock(t, im)
-		var out bytes.Buffer
-		_, err := im.tf.PlanJSON(ctx, &out, tfexec.LockTimeout("0s"))
-		if err == nil {
-			t.Fatal("plan under a held lock must fail")
-		}
-		check(t, "plan-locked.jsonl", out.Bytes())
 	})
 }

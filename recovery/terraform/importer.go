@@ -32,11 +32,12 @@ const (
 // through a workspace, with one plan and at most one apply per batch.
 // Its methods are safe for concurrent use; CLI runs are serialised.
 type Importer struct {
-	dir, cli string
-	rt       ResourceType
-	o        options
-	tf       *tfexec.Terraform
-	genFile  string
+	dir, cli  string
+	rt        ResourceType
+	o         options
+	tf        *tfexec.Terraform
+	genFile   string
+	cliConfig string // TF_CLI_CONFIG_FILE of every CLI run, or ""
 
 	mu        sync.Mutex // serialises CLI runs and guards the fields below
 	initDone  bool
@@ -103,6 +104,7 @@ func New(dir, cli string, rt ResourceType, opts ...Option) (*Importer, error) {
 			return nil, err
 		}
 	}
+	im.cliConfig = cliConfig
 	tf, err := tfexec.NewTerraform(abs, cli)
 	if err != nil {
 		return nil, fmt.Errorf("terraform: %w", err)
@@ -119,6 +121,20 @@ func New(dir, cli string, rt ResourceType, opts ...Option) (*Importer, error) {
 
 // Dir returns the workspace directory.
 func (im *Importer) Dir() string { return im.dir }
+
+// StateFile returns the path of the workspace's local state,
+// terraform.tfstate in Dir: what ImportBatch imports into, and what to back
+// up before a pass or restore from its .backup after ErrStateCorrupt. With
+// a remote backend the state lives elsewhere and this file is not used.
+func (im *Importer) StateFile() string { return filepath.Join(im.dir, stateFile) }
+
+// CLIConfigFile returns the CLI configuration (TF_CLI_CONFIG_FILE) that
+// every CLI run of the Importer uses: the one WithFilesystemMirror wrote
+// into the workspace, else WithCLIConfigFile's path, else "" (the CLI's
+// own default). To run the CLI in the workspace by hand as the Importer
+// does, for a fix that a WorkspaceError names, give it the environment
+// Env(im.CLIConfigFile(), extra), extra being what WithEnv was given.
+func (im *Importer) CLIConfigFile() string { return im.cliConfig }
 
 // identifier matches a Terraform identifier.
 var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)

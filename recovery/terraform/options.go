@@ -3,7 +3,11 @@ package terraform
 import (
 	"time"
 
+	"github.com/go-logr/logr"
+
 	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/internal/logging"
 )
 
 // Defaults.
@@ -33,13 +37,11 @@ type options struct {
 // Option configures an Importer.
 type Option func(*options)
 
-// WithLogger sets the logger. A nil logger becomes zap.NewNop().
-func WithLogger(l *zap.Logger) Option {
+// WithLogger sets the logger (zapr.NewLogger(z) for a zap.Logger z). The
+// zero Logger logs nothing.
+func WithLogger(l logr.Logger) Option {
 	return func(o *options) {
-		if l == nil {
-			l = zap.NewNop()
-		}
-		o.log = l
+		o.log = logging.Zap(l)
 	}
 }
 

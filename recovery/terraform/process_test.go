@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
@@ -77,7 +78,7 @@ func TestCancelEndsCLIGroup(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			core, logs := observer.New(zap.WarnLevel)
 			im, err := New(t.TempDir(), fakeCLI(t, tc.body), ResourceType{Type: "fake_thing"},
-				WithWaitDelay(300*time.Millisecond), WithLogger(zap.New(core)))
+				WithWaitDelay(300*time.Millisecond), WithLogger(zapr.NewLogger(zap.New(core))))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,96 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/internal/failpoint"
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// Created records how the async create of the managed resource at key
+// ended (err is the create's error) and releases the create's lock. A
+// line's create callback calls it before the callback it wraps runs, so
+// that the reconcile that callback requests already sees the external
+// name. A create this process did not dispatch (none in flight at key) is
+// left alone.
+//
+// It never fails the callback: whatever it cannot record stays unsettled
+// in the journal, and Observe or the next recovery pass finishes it.
+func (k *Kind) Created(ctx context.Context, key types.NamespacedName, err error) {
+	failpoint.Hit(failpoint.AfterCreate)
+	if f := k.untrack(key); f != nil {
+		k.created(ctx, f, err)
+		f.release()
+	}
+}
+
+// created records how an async create ended; see Created.
+func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
+	in := f.intent
+	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
+	if cerr == nil {
+		id, err := k.terraformID(f)
+		if err == nil && id == "" {
+			err = errNoID
+		}
+		if err != nil {
+			k.a.log.Warn("cannot settle a succeeded create now; Observe will", append(k.fields(in), zap.Error(err))...)
+			return
+		}
+		en, err := k.nameFromID(id)
+		if err != nil || en == "" {
+			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
+			return
+		}
+		if _, err := k.finish(ctx, in, key, uid, en); err != nil {
+			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
+			return
+		}
+		k.awaitCache(ctx, key, en)
+		return
+	}
+	class := k.a.classifier.Classify(cerr)
+	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: errorMessage(cerr)}); err != nil {
+		k.a.log.Warn("cannot record a failed create; recovery will look it up", append(k.fields(in), zap.Error(err))...)
+		return
+	}
+	if class != journal.ErrorClassConflict {
+		return
+	}
+	// Something with this resource's natural key exists. Retrying would
+	// only meet the same 409: look it up once and adopt it if it is
+	// provably ours, else pause the resource and report it.
+	outcome, _, err := k.resolve(ctx, key, uid)
+	if err != nil {
+		k.a.log.Warn("cannot resolve a create conflict now; the next create attempt will", append(k.fields(in), zap.Error(err))...)
+		return
+	}
+	if outcome == recovery.OutcomeConflict {
+		k.a.log.Info("create conflict reported; resource paused", append(k.fields(in), zap.String("outcome", string(outcome)))...)
+	}
+}
+
+// terraformID reads the new resource's Terraform ID through the kind's
+// TerraformIDFunc; "" without one.
+func (k *Kind) terraformID(f *flight) (string, error) {
+	if k.tfID == nil {
+		return "", nil
+	}
+	return k.tfID(f.mg)
+}
+
+// errorMessage returns err's text, or "" for nil.
+func errorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+var errNoID = errors.New("the async create succeeded but upjet's operation tracker holds no Terraform ID")

@@ -1,0 +1,317 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/internal/failpoint"
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+const (
+	errGate           = "cannot create: the recovery gate is closed"
+	errReadJournal    = "cannot create: cannot read the intent journal"
+	errInFlight       = "cannot create: a create of this resource is still in flight"
+	errResolve        = "cannot create: cannot resolve the earlier create intent"
+	errResolved       = "cannot create: the earlier create intent was resolved as %s; observing afresh"
+	errBuildIntent    = "cannot create: cannot build the create intent"
+	errProbe          = "cannot create yet: cannot read whether the key this create will take is free"
+	errBegin          = "cannot create: cannot record the create intent"
+	errAnnotate       = "cannot create: cannot annotate the create intent"
+	errSettleEarlier  = "cannot create: cannot settle the earlier rejected create"
+	errNothingEarlier = "cannot create yet: the earlier create intent turned out settled; observing afresh"
+	errLivePeer       = "cannot create: the earlier create intent belongs to %s, which is alive; waiting for it to settle or for its Lease to expire"
+)
+
+// wrap returns err with msg before it, as "msg: err".
+func wrap(err error, msg string) error { return fmt.Errorf("%s: %w", msg, err) }
+
+// Observed settles an unsettled intent of mg, whose inner Observe found
+// the resource existing, once its external name is known, persisting the
+// external name first. A line's external client calls it after every
+// Observe that reports the resource exists. It changes nothing when mg
+// carries no intent annotation, the common case, and never fails the
+// Observe: what it cannot do now the next Observe or recovery does.
+func (k *Kind) Observed(ctx context.Context, mg client.Object) {
+	name := ExternalName(mg)
+	in, has, aerr := journal.AnnotationIntent(mg.GetAnnotations())
+	if name == "" || !has || aerr != nil || k.inFlight(client.ObjectKeyFromObject(mg), mg.GetUID()) {
+		return
+	}
+	if cur, gerr := k.a.get(ctx, string(mg.GetUID())); gerr == nil && cur.Unsettled() {
+		in = cur
+		if in.State != journal.StateSucceeded {
+			if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: name}); serr != nil {
+				k.a.log.Warn("cannot settle an observed create", append(k.fields(in), zap.Error(serr))...)
+				return
+			}
+		}
+	} else if in.Unsettled() {
+		// The journal has no unsettled intent (settled already, or an
+		// annotation-only intent): only the annotation is left to drop.
+		in.State = journal.StateSettled
+	}
+	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name, false)
+	if berr != nil {
+		k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(berr))...)
+		return
+	}
+	// The patch moved the resourceVersion on; keep the in-memory object in
+	// step so the reconciler's own later writes do not conflict.
+	mg.SetResourceVersion(rv)
+	mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
+	if in.Unsettled() {
+		if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: name}); serr != nil {
+			k.a.log.Warn("cannot settle an observed create", append(k.fields(in), zap.Error(serr))...)
+		}
+	}
+	k.a.log.Info("observed create bound", zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()), zap.String("external-name", name))
+}
+
+// Create begins a durable intent for the create of mg, then calls
+// dispatch, which runs the inner external client's Create of mg, and
+// returns dispatch's error; every refusal before dispatch returns an error
+// that makes the reconciler requeue. See the package doc of either line
+// for the order and what each refusal means.
+func (k *Kind) Create(ctx context.Context, mg client.Object, dispatch func(context.Context) error) error {
+	uid := mg.GetUID()
+	if err := k.a.Gate().Allow(uid); err != nil {
+		if !errors.Is(err, recovery.ErrIntentUnresolved) || !k.a.recoveryDone() {
+			if k.a.notOwner(mg, err) {
+				// The bucket moved during this reconcile: wake the new
+				// owner, which may have seen the pending mark alone.
+				k.handBack(ctx, mg)
+			}
+			return wrap(err, errGate)
+		}
+		// The recovery pass is over and will not retry: an intent left
+		// unresolved by the create path's own resolution (a failed
+		// lookup) is resolved again here, never created over.
+		_, rerr := k.resolveEarlier(ctx, mg)
+		return rerr
+	}
+	if k.inFlight(client.ObjectKeyFromObject(mg), uid) {
+		return errors.New(errInFlight)
+	}
+	unlock, err := k.lockCreate(ctx, mg)
+	if err != nil {
+		return err
+	}
+	handedOff := false
+	defer func() {
+		if !handedOff {
+			unlock()
+		}
+	}()
+	if done, err := k.earlier(ctx, mg); done || err != nil {
+		return err
+	}
+
+	in, err := BuildIntent(mg, IntentInput{GVK: k.gvk, Owner: k.a.owner, Keys: k.keys}, k.a.line)
+	if err != nil {
+		return wrap(err, errBuildIntent)
+	}
+	if in.Args, err = createArgs(mg); err != nil {
+		return wrap(err, errBuildIntent)
+	}
+	if in.VacantKey, err = k.probeKey(ctx, mg); err != nil {
+		return wrap(err, errProbe)
+	}
+	if h := k.a.beginHook; h != nil {
+		if err := h(ctx, in); err != nil {
+			return wrap(err, errBegin)
+		}
+	}
+	failpoint.Hit(failpoint.BeforeBegin)
+	in, err = k.begin(ctx, mg, in)
+	if err != nil {
+		// Fail closed: nothing is dispatched without a durable intent.
+		return wrap(err, errBegin)
+	}
+	k.a.metrics.Begun.WithLabelValues(k.gvk.Kind).Inc()
+	k.a.metrics.Open.Inc()
+	k.a.log.Info("intent begun", append(k.fields(in), zap.Int("attempt", in.Attempt), zap.Stringer("owner", in.Owner))...)
+	ann, err := journal.SetAnnotation(mg.GetAnnotations(), in)
+	if err != nil {
+		// Nothing was dispatched: the intent is settled as rejected so the
+		// next attempt may begin again.
+		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
+		return wrap(err, errAnnotate)
+	}
+	// crossplane-runtime persists every annotation with its critical
+	// annotation update right after Create returns: no extra API write.
+	mg.SetAnnotations(ann)
+
+	async := k.isAsync()
+	if async {
+		// The create lock is held until the callback.
+		k.track(mg, in, unlock)
+		handedOff = true
+	}
+	failpoint.Hit(failpoint.AfterBegin)
+	err = dispatch(ctx)
+	switch {
+	case err != nil && async && k.a.line.NotStarted(err):
+		// upjet refused to start the operation: the goroutine never ran
+		// and no callback will come.
+		if f := k.untrack(client.ObjectKeyFromObject(mg)); f != nil {
+			k.a.log.Info("async create not started", append(k.fields(in), zap.Error(err))...)
+			f.release()
+		}
+		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
+	case err != nil && async:
+		// upjet's async Create returns the error of the previous
+		// operation (LastOperation keeps it until an Observe clears it)
+		// even though it has started this one: the callback settles it.
+	case err != nil:
+		class := k.a.classifier.Classify(err)
+		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: err.Error()})
+	case !async:
+		// A synchronous client has finished the create.
+		if n := ExternalName(mg); n != "" {
+			if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: n}); serr == nil {
+				_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: n})
+				mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
+			}
+		}
+	}
+	return err
+}
+
+// Deleting logs, before a line's external client deletes mg, that mg's
+// create intent is unsettled, if it is. The intent is left in the journal:
+// after the managed resource is gone, recovery treats it as "MR deleted"
+// and reports whatever the create made as an orphan.
+func (k *Kind) Deleting(mg client.Object) {
+	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && (err != nil || in.Unsettled()) {
+		k.a.log.Info("deleting a resource whose create intent is unsettled; recovery will report what the create left as an orphan",
+			zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()), zap.String("uid", string(mg.GetUID())),
+			zap.Stringer("intent-id", in.ID), zap.String("state", string(in.State)))
+	}
+}
+
+// KeyProbe reads, just before a create's intent is begun, the key the
+// create will take (for an observe-by-template kind, the Terraform ID its
+// template renders from the spec), and whether nothing holds it now. An
+// error fails the create, which the reconciler retries. A
+// probe that answers vacant must first make its managed resource's claim
+// on the key visible to every replica's recovery (the derived finders'
+// probe labels it with the key's hash, KeyLabel), so that recovery can
+// tell whether another managed resource intends the same key. It may
+// update mg in memory (its labels and resourceVersion) to match what it
+// wrote.
+type KeyProbe interface {
+	ProbeKey(ctx context.Context, mg client.Object) (key string, vacant bool, err error)
+}
+
+// KeyProbeFn adapts a function to a KeyProbe.
+type KeyProbeFn func(ctx context.Context, mg client.Object) (key string, vacant bool, err error)
+
+// ProbeKey calls fn.
+func (fn KeyProbeFn) ProbeKey(ctx context.Context, mg client.Object) (string, bool, error) {
+	return fn(ctx, mg)
+}
+
+var _ KeyProbe = KeyProbeFn(nil)
+
+// probeKey returns the key the kind's KeyProbe read free for mg's
+// create, or "" when the kind has no probe or the key is held (the create
+// goes ahead without the key-vacant proof, and will meet "already
+// exists"). A probe that fails fails the create, which is retried: every
+// create of a probed kind carries the proof, so a crash never leaves one
+// for an operator that the probe would have proven.
+func (k *Kind) probeKey(ctx context.Context, mg client.Object) (string, error) {
+	p := k.a.probes[k.gvk.GroupKind()]
+	if p == nil {
+		return "", nil
+	}
+	key, vacant, err := p.ProbeKey(ctx, mg)
+	switch {
+	case err != nil:
+		return "", err
+	case !vacant:
+		k.a.log.Info("the key this create will take is held already; creating anyway, the cloud decides",
+			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.String("key", key))
+		return "", nil
+	}
+	return key, nil
+}
+
+// earlier deals with an intent left by an earlier create of mg. It returns
+// done true (with an error that makes the reconciler requeue and observe
+// afresh) when the create must not run now.
+func (k *Kind) earlier(ctx context.Context, mg client.Object) (bool, error) {
+	uid := string(mg.GetUID())
+	prev, err := k.a.get(ctx, uid)
+	switch {
+	case errors.Is(err, journal.ErrNotFound):
+		ann, has, aerr := journal.AnnotationIntent(mg.GetAnnotations())
+		if !has || (aerr == nil && !ann.Unsettled()) {
+			return false, nil
+		}
+		// An unsettled or unreadable annotation with no journal record
+		// (annotation-only intent, or a lost journal): resolve it.
+	case errors.Is(err, journal.ErrCorrupt):
+		// What the earlier create did is unknown: resolve from the
+		// annotation and the resource's identity.
+	case err != nil:
+		return true, wrap(err, errReadJournal)
+	case !prev.Unsettled():
+		return false, nil
+	case prev.Owner.Epoch == k.a.owner.Epoch && prev.State == journal.StateFailed && prev.Outcome.ErrorClass == journal.ErrorClassRejected:
+		// This process saw the cloud refuse it: nothing was made.
+		if _, err := k.settle(ctx, prev, journal.Outcome{State: journal.StateSettled}); err != nil {
+			return true, wrap(err, errSettleEarlier)
+		}
+		return false, nil
+	}
+	return k.resolveEarlier(ctx, mg)
+}
+
+// resolveEarlier resolves the unsettled create intent of mg with the
+// recovery Resolver and returns an error that makes the reconciler requeue
+// and observe afresh.
+func (k *Kind) resolveEarlier(ctx context.Context, mg client.Object) (bool, error) {
+	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && err == nil && in.Unsettled() && !k.a.inScope(in) {
+		// A live peer (another shard, or this shard's previous leader
+		// while its Lease lasts) may still be creating: never resolve,
+		// never create over it.
+		k.a.log.Info("create refused: the earlier intent's owner is alive", zap.String("kind", k.gvk.Kind),
+			zap.String("resource", mg.GetName()), zap.Stringer("owner", in.Owner))
+		return true, fmt.Errorf(errLivePeer, in.Owner)
+	}
+	outcome, fresh, err := k.resolve(ctx, client.ObjectKeyFromObject(mg), mg.GetUID())
+	if err != nil {
+		return true, wrap(err, errResolve)
+	}
+	if fresh != nil {
+		// Carry what the resolver wrote (external name, paused, the
+		// intent annotation) into the object the reconciler will write
+		// its critical annotations from.
+		mg.SetAnnotations(fresh.GetAnnotations())
+		mg.SetResourceVersion(fresh.GetResourceVersion())
+	}
+	if outcome == "" {
+		// Nothing was left unsettled: nothing blocks the next create.
+		k.a.Gate().Unblock(mg.GetUID())
+		return true, errors.New(errNothingEarlier)
+	}
+	return true, fmt.Errorf(errResolved, outcome)
+}
+
+// createArgs records in the intent what the create of mg sends, its
+// spec.forProvider (recovery.RecordArgs): a resource that recovery would
+// take for this create's on a weak proof must match it.
+func createArgs(mg client.Object) (journal.Arguments, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return journal.Arguments{}, wrap(err, "cannot convert the managed resource")
+	}
+	return recovery.RecordArgs(u, mg.GetGeneration())
+}

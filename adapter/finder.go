@@ -1,0 +1,258 @@
+package adapter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
+)
+
+// ObserveFunc asks the provider's own ExternalClient whether the managed
+// resource obj, given the external name name, exists in the cloud: one
+// Terraform read by the ID the kind's GetIDFn builds from name. It returns
+// the resource with the tags the observation reports (ObservedResource),
+// or nothing when it does not exist. With args, the arguments the create
+// sent (obj carries them in spec.forProvider), the resource says whether
+// what was found matches them; with args nil it is returned unchecked. A
+// line builds it from its upjet connector (its ObserveCreate).
+type ObserveFunc func(ctx context.Context, obj *unstructured.Unstructured, args map[string]any, name string) ([]recovery.ExternalResource, error)
+
+// ObserveFinder returns a recovery.Finder for kinds whose external name
+// is known before the create (upjet's NameAsExternalName, or any
+// deterministic name): it asks observe whether a resource with the
+// intent's intended external name exists.
+//
+// The resource's tags are read from what Observe reports
+// (status.atProvider.tags, or .labels), so that recovery can prove
+// ownership: a resource that merely has the intended name is not adopted.
+// A deleted managed resource cannot be observed (Observe needs its
+// provider config), so that case is a lookup error and stays unresolved.
+func ObserveFinder(observe ObserveFunc) recovery.Finder {
+	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+		name := c.Intent.ExternalName
+		if name == "" {
+			return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
+		}
+		if c.Object == nil {
+			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+		}
+		obj, args, err := createObject(c)
+		if err != nil {
+			return nil, err
+		}
+		return observe(ctx, obj, args, name)
+	})
+}
+
+// ObservedResource returns what an observation of a managed resource by
+// the external name name found, u being the resource's content after its
+// Observe and upToDate Observe's ResourceUpToDate: the resource with the
+// tags or labels status.atProvider reports. With args, the arguments the
+// create sent, it also says whether the resource matches them: upjet's
+// Observe plans the arguments against the resource's state, so
+// ResourceUpToDate means no argument the create set differs
+// (recovery.ArgsSame); otherwise the resource is recovery.ArgsDifferent,
+// with the top-level arguments whose observed values differ named
+// (recovery.CompareArgs). A weak proof adopts only the first
+// (recovery.Judge).
+func ObservedResource(u map[string]any, name string, args map[string]any, upToDate bool) recovery.ExternalResource {
+	r := recovery.ExternalResource{ID: name, Tags: observedTags(u)}
+	if args != nil {
+		r.Args = recovery.ArgsSame
+		if !upToDate {
+			atProvider, _, _ := unstructured.NestedMap(u, "status", "atProvider")
+			r.Args, r.ArgsDiffer = recovery.ArgsDifferent, recovery.CompareArgs(args, atProvider)
+		}
+	}
+	return r
+}
+
+// createObject returns a copy of the candidate's managed resource with
+// the arguments its create sent (recovery.Candidate.CreateArgs) in
+// spec.forProvider, and those arguments; nil arguments, and the resource
+// as it is, when they cannot be known (the spec was edited and only their
+// digest was recorded): what is found is then left unchecked, and a weak
+// proof does not adopt it.
+func createObject(c *recovery.Candidate) (*unstructured.Unstructured, map[string]any, error) {
+	obj := c.Object.DeepCopy()
+	args, err := c.CreateArgs()
+	switch {
+	case errors.Is(err, recovery.ErrArgsUnknown):
+		return obj, nil, nil
+	case err != nil:
+		return nil, nil, err
+	}
+	if err := unstructured.SetNestedField(obj.Object, runtime.DeepCopyJSONValue(args), "spec", "forProvider"); err != nil {
+		return nil, nil, wrap(err, "cannot set the create's arguments")
+	}
+	return obj, args, nil
+}
+
+// argsMatcher compares a resource an inventory found with the create's
+// arguments: it observes the resource by its ID.
+func argsMatcher(observe ObserveFunc) recovery.Matcher {
+	return recovery.MatcherFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) (recovery.ArgsMatch, []string, error) {
+		if c.Object == nil {
+			// Observe needs the provider config; a deleted managed
+			// resource adopts nothing anyway.
+			return "", nil, recovery.ErrArgsUnknown
+		}
+		obj, args, err := createObject(c)
+		if err != nil {
+			return "", nil, err
+		}
+		found, err := observe(ctx, obj, args, r.ID)
+		switch {
+		case err != nil:
+			return "", nil, err
+		case len(found) == 0:
+			return "", nil, fmt.Errorf("%s was listed by its tags, but observing it finds nothing", r.ID)
+		}
+		return found[0].Args, found[0].ArgsDiffer, nil
+	})
+}
+
+// observedTags returns the tags or labels an observation reports.
+func observedTags(u map[string]any) map[string]string {
+	for _, field := range []string{"tags", "labels"} {
+		m, found, err := unstructured.NestedMap(u, "status", "atProvider", field)
+		if err != nil || !found {
+			continue
+		}
+		out := make(map[string]string, len(m))
+		for k, v := range m {
+			if s, ok := v.(string); ok {
+				out[k] = s
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// templateKind is one observe-by-template kind: its finder and, with
+// WithVacantKeys, its KeyProbe.
+type templateKind struct {
+	tfResource string
+	tmpl       *strategy.Template
+	kube       client.Client
+	observe    ObserveFunc
+	render     func(ctx context.Context, tmpl *strategy.Template, mg client.Object) (string, error)
+	newManaged func() client.Object
+	// claims, when set, reads the claimants of a key (WithVacantKeys).
+	claims    client.Reader
+	claimants map[string][]schema.GroupVersionKind
+}
+
+// find is the observe-by-template Finder: the ID the template renders
+// from the managed resource's Terraform parameters (and setup, where the
+// template reads it), observed as the external name. A resource found at
+// the intent's VacantKey carries the key's other claimants.
+func (t *templateKind) find(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+	if c.Object == nil {
+		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+	}
+	// The key is rendered from what the create sent: a spec edited since
+	// names another key.
+	obj, args, err := createObject(c)
+	if err != nil {
+		return nil, err
+	}
+	mg := t.newManaged()
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
+		return nil, wrap(err, "cannot convert the managed resource")
+	}
+	id, err := t.render(ctx, t.tmpl, mg)
+	if err != nil {
+		return nil, err
+	}
+	found, err := t.observe(ctx, obj, args, id)
+	if err != nil || len(found) == 0 || t.claims == nil || c.Intent.VacantKey != id {
+		return found, err
+	}
+	holders, err := t.otherClaimants(ctx, id, c.Object.GetUID())
+	if err != nil {
+		return nil, err
+	}
+	found[0].KeyChecked, found[0].KeyHolders = true, holders
+	return found, nil
+}
+
+// probe is the KeyProbe: it renders mg's key and observes it; when
+// nothing is there, it labels mg with the key's hash before it answers
+// vacant, so that a crash after the create leaves the claim where every
+// replica's recovery reads it.
+func (t *templateKind) probe(ctx context.Context, mg client.Object) (string, bool, error) {
+	id, err := t.render(ctx, t.tmpl, mg)
+	if err != nil {
+		return "", false, err
+	}
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return "", false, wrap(err, "cannot convert the managed resource")
+	}
+	found, err := t.observe(ctx, &unstructured.Unstructured{Object: u}, nil, id)
+	if err != nil {
+		return "", false, err
+	}
+	if len(found) > 0 {
+		return id, false, nil
+	}
+	v := KeyLabelValue(t.tfResource, id)
+	if mg.GetLabels()[KeyLabel] == v {
+		return id, true, nil
+	}
+	obj := t.newManaged()
+	obj.SetName(mg.GetName())
+	obj.SetNamespace(mg.GetNamespace())
+	patch := fmt.Sprintf(`{"metadata":{"labels":{%q:%q}}}`, KeyLabel, v)
+	if err := t.kube.Patch(ctx, obj, client.RawPatch(types.MergePatchType, []byte(patch))); err != nil {
+		return "", false, wrap(err, "cannot label the managed resource with the key it claims")
+	}
+	// Keep the reconciler's copy in step, so its own writes that follow
+	// (the critical annotations) do not conflict.
+	labels := mg.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[KeyLabel] = v
+	mg.SetLabels(labels)
+	mg.SetResourceVersion(obj.GetResourceVersion())
+	return id, true, nil
+}
+
+// otherClaimants returns the managed resources of the kind's Terraform
+// resource type, but uid, labelled as claiming key: "Kind namespace/name".
+func (t *templateKind) otherClaimants(ctx context.Context, key string, uid types.UID) ([]string, error) {
+	sel := client.MatchingLabels{KeyLabel: KeyLabelValue(t.tfResource, key)}
+	var out []string
+	for _, gvk := range t.claimants[t.tfResource] {
+		l := &metav1.PartialObjectMetadataList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := t.claims.List(ctx, l, sel); err != nil {
+			return nil, fmt.Errorf("cannot list the %s that claim %s: %w", gvk.Kind, key, err)
+		}
+		for _, o := range l.Items {
+			if o.GetUID() == uid {
+				continue
+			}
+			name := o.GetName()
+			if ns := o.GetNamespace(); ns != "" {
+				name = ns + "/" + name
+			}
+			out = append(out, gvk.Kind+" "+name)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}

@@ -1,0 +1,349 @@
+package adapter
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/go-logr/logr"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+
+	"github.com/intentjournal/intentjournal/internal/logging"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
+)
+
+// Inventory lists a cloud's resources of any kind by the tags a create
+// sent: the cloud-specific half of the list-by-tags strategy (AWS Resource
+// Groups Tagging API, GCP Cloud Asset Inventory, Azure Resource Graph; see
+// docs/recovery.md). One Inventory serves every list-by-tags kind of a
+// provider: the query names the kind and its Terraform resource type.
+// DeriveFinders turns it into each such kind's recovery.TagLister.
+type Inventory interface {
+	ListByTags(ctx context.Context, q TagQuery) ([]recovery.ExternalResource, error)
+}
+
+// InventoryFn is a function that satisfies Inventory.
+type InventoryFn func(ctx context.Context, q TagQuery) ([]recovery.ExternalResource, error)
+
+// ListByTags calls f.
+func (f InventoryFn) ListByTags(ctx context.Context, q TagQuery) ([]recovery.ExternalResource, error) {
+	return f(ctx, q)
+}
+
+var _ Inventory = InventoryFn(nil)
+
+// TagQuery is one list-by-tags lookup.
+type TagQuery struct {
+	// Kind is the managed kind, TerraformResource its Terraform resource
+	// type (aws_vpc): what the inventory maps to the cloud's resource
+	// type.
+	Kind              schema.GroupKind
+	TerraformResource string
+	// Candidate is the create being resolved. Its intent's provider config
+	// (else its managed resource's) names the account to list in.
+	Candidate *recovery.Candidate
+	// Tags must all be carried by a resource listed:
+	// Candidate.ExpectedTags(), the crossplane tags the create sent.
+	Tags map[string]string
+}
+
+// DerivedFinders is what a line's NewFinders derives from a provider's
+// upjet configuration.
+type DerivedFinders struct {
+	// Finders holds a recovery.Finder for every kind whose strategy is not
+	// report-only: Config.Finders.
+	Finders map[schema.GroupKind]recovery.Finder
+	// Kinds lists every managed kind the configuration registers, sorted:
+	// Config.Kinds. A report-only kind is scanned too, so that its
+	// unsettled creates are reported.
+	Kinds []schema.GroupVersionKind
+	// Strategies holds each kind's strategy and why.
+	Strategies map[schema.GroupKind]KindStrategy
+	// Probes holds a KeyProbe for every observe-by-template kind when
+	// WithVacantKeys is given: Config.KeyProbes.
+	Probes map[schema.GroupKind]KeyProbe
+}
+
+// KindStrategy is the strategy DeriveFinders chose for one kind.
+type KindStrategy struct {
+	TerraformResource string
+	strategy.Decision
+}
+
+// ReportOnly returns the kinds whose strategy is report-only, sorted.
+func (d *DerivedFinders) ReportOnly() []schema.GroupKind {
+	var out []schema.GroupKind
+	for gk, s := range d.Strategies {
+		if s.Strategy == strategy.ReportOnly {
+			out = append(out, gk)
+		}
+	}
+	slices.SortFunc(out, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// FindersOption configures DeriveFinders, and so a line's NewFinders.
+type FindersOption func(*findersOptions)
+
+type findersOptions struct {
+	templates  *strategy.Templates
+	inventory  Inventory
+	log        *zap.Logger
+	registerer prometheus.Registerer
+	nameKeyed  map[schema.GroupKind]bool
+	apiReader  client.Reader
+}
+
+// WithTemplates sets the ID templates, keyed by Terraform resource type,
+// that make a cloud-assigned kind observe-by-template. It replaces
+// strategy.DefaultTemplates; a provider that wants those too includes
+// them (strategy.DecodeTemplates reads both files' format).
+func WithTemplates(t strategy.Templates) FindersOption {
+	return func(o *findersOptions) { o.templates = &t }
+}
+
+// WithInventory sets the cloud's Inventory. Without one, a kind whose
+// strategy would be list-by-tags is report-only.
+func WithInventory(inv Inventory) FindersOption {
+	return func(o *findersOptions) { o.inventory = inv }
+}
+
+// WithNameKeyed declares kinds whose spec the cloud keeps unique although
+// it assigns the ID (a repeated create meets "already exists"): what
+// upjet's configuration does not say. For such a list-by-tags kind, what
+// the inventory finds holds the key, so a look-alike that carries the
+// managed resource's crossplane tags blocks the create (a conflict, the
+// MR paused) instead of being passed over as on an ID-keyed kind, where
+// the create would only meet a 409.
+func WithNameKeyed(kinds ...schema.GroupKind) FindersOption {
+	return func(o *findersOptions) {
+		if o.nameKeyed == nil {
+			o.nameKeyed = map[schema.GroupKind]bool{}
+		}
+		for _, gk := range kinds {
+			o.nameKeyed[gk] = true
+		}
+	}
+}
+
+// WithVacantKeys turns on the key-vacant proof (recovery.ProofKeyVacant)
+// for the observe-by-template kinds, what lets a kind with no tags (GCP's
+// DNS record set) adopt after a crash with no operator:
+//
+//   - DerivedFinders.Probes gets a KeyProbe per such kind, for
+//     Config.KeyProbes. Just before a create's intent is begun, it renders
+//     the kind's ID template and observes that ID (one Terraform read);
+//     when nothing is there it labels the managed resource KeyLabel, the
+//     hash of the key (one API write), and the intent records the key as
+//     VacantKey.
+//   - The kind's finder, when it finds a resource at an intent's
+//     VacantKey, lists every managed resource of the same Terraform
+//     resource type (both scopes, every namespace, every shard) that
+//     carries the key's label, through apiReader. apiReader must not be a
+//     cache (mgr.GetAPIReader()): a label shard's cache does not see the
+//     other shards' resources. Any other managed resource there may have
+//     made the resource, so none of them is adopted: each is reported,
+//     with the others named.
+//
+// Without it, what a tagless kind's lookup finds after a crash is
+// reported and its managed resource paused until an operator binds it.
+func WithVacantKeys(apiReader client.Reader) FindersOption {
+	return func(o *findersOptions) { o.apiReader = apiReader }
+}
+
+// WithFindersLogger sets the logger of the derived finders' startup line.
+// The zero Logger, the default, logs nothing.
+func WithFindersLogger(l logr.Logger) FindersOption {
+	return func(o *findersOptions) { o.log = logging.Zap(l) }
+}
+
+// WithFindersRegisterer sets where intentjournal_finder_kinds is
+// registered; the default is controller-runtime's registry, which the
+// manager's metrics endpoint serves.
+func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
+	return func(o *findersOptions) { o.registerer = r }
+}
+
+// DerivedKind is what a line's NewFinders reads of one kind from its upjet
+// configuration, for DeriveFinders.
+type DerivedKind struct {
+	// GVK is the managed kind.
+	GVK schema.GroupVersionKind
+	// Facts are the kind's strategy.Facts (its Terraform resource type
+	// among them), from the line's KindFacts.
+	Facts strategy.Facts
+	// Observe observes the kind through the provider's own in-process
+	// connector; nil when the kind is reconciled through the Terraform
+	// CLI, which no in-process connector serves.
+	Observe ObserveFunc
+	// Render renders the kind's ID template tmpl for mg, a managed
+	// resource of the kind (typed, as New makes it).
+	Render func(ctx context.Context, tmpl *strategy.Template, mg client.Object) (string, error)
+	// New returns an empty managed resource of the kind, of its Go type.
+	New func() client.Object
+}
+
+// DeriveFinders chooses each kind's finder strategy, strategy.Classify on
+// its Facts given the templates (WithTemplates, default
+// strategy.DefaultTemplates) and whether an Inventory was given
+// (WithInventory), and builds its finder with no per-kind code:
+//
+//	observe-by-name      ObserveFinder: the provider's own Observe by the intent's external name
+//	observe-by-template  the template rendered from the managed resource's Terraform parameters
+//	                     (GetParameters, TF conversions applied) and, where it reads .setup,
+//	                     the Terraform setup (the kind's Render); then Observe by the rendered
+//	                     ID as the external name (an IdentifierFromProvider kind's GetIDFn
+//	                     makes it the Terraform ID)
+//	list-by-tags         recovery.NewTagFinder over the Inventory, what a weak proof would
+//	                     adopt observed and compared with the create's arguments
+//	report-only          no finder: an unsettled create of the kind is reported
+//
+// A kind with no Observe (reconciled through the Terraform CLI, which no
+// in-process connector serves) and a list-by-tags kind with no Inventory
+// are report-only. kube writes the key label of the key probes
+// (WithVacantKeys).
+//
+// DeriveFinders logs one info line naming every report-only kind and sets
+// the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
+func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOption) (*DerivedFinders, error) {
+	o := findersOptions{registerer: metrics.Registry, log: zap.NewNop()}
+	for _, fn := range opts {
+		fn(&o)
+	}
+	if o.templates == nil {
+		t, err := strategy.DefaultTemplates()
+		if err != nil {
+			return nil, wrap(err, "cannot read the default ID templates")
+		}
+		o.templates = &t
+	}
+	d := &DerivedFinders{Finders: map[schema.GroupKind]recovery.Finder{}, Strategies: map[schema.GroupKind]KindStrategy{}}
+	if o.apiReader != nil {
+		d.Probes = map[schema.GroupKind]KeyProbe{}
+	}
+	// claimants are the kinds of each Terraform resource type, both
+	// scopes: where a key's other claimants are looked for. Filled in
+	// before any finder runs.
+	claimants := map[string][]schema.GroupVersionKind{}
+	for _, k := range kinds {
+		gk, tf := k.GVK.GroupKind(), k.Facts.TerraformResource
+		inProcess := k.Observe != nil
+		tmpl, _ := o.templates.Lookup(tf)
+		dec := decide(k.Facts, *o.templates, inProcess, o.inventory != nil)
+		d.Kinds = append(d.Kinds, k.GVK)
+		d.Strategies[gk] = KindStrategy{TerraformResource: tf, Decision: dec}
+		switch dec.Strategy {
+		case strategy.ObserveByName:
+			d.Finders[gk] = ObserveFinder(k.Observe)
+		case strategy.ObserveByTemplate:
+			t := &templateKind{tfResource: tf, tmpl: tmpl, kube: kube, observe: k.Observe, render: k.Render, newManaged: k.New,
+				claims: o.apiReader, claimants: claimants}
+			d.Finders[gk] = recovery.FinderFn(t.find)
+			if o.apiReader != nil {
+				d.Probes[gk] = KeyProbeFn(t.probe)
+				claimants[tf] = append(claimants[tf], k.GVK)
+			}
+		case strategy.ListByTags:
+			f := newListFinder(gk, tf, o.inventory, o.nameKeyed[gk])
+			if inProcess {
+				// An inventory returns IDs and tags: what only a weak
+				// proof makes ours is observed, and compared with the
+				// create's arguments, before it may be adopted.
+				f = recovery.VerifyArgs(f, argsMatcher(k.Observe))
+			}
+			d.Finders[gk] = f
+		}
+	}
+	slices.SortFunc(d.Kinds, func(a, b schema.GroupVersionKind) int { return strings.Compare(a.String(), b.String()) })
+	if err := d.record(o.log, o.registerer); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// decide is strategy.Classify with what this process can run: a kind no
+// in-process connector serves can be neither observed nor, without an
+// inventory, listed.
+func decide(f strategy.Facts, t strategy.Templates, inProcess, hasInventory bool) strategy.Decision {
+	d := strategy.Classify(f, t)
+	switch {
+	case !inProcess && (d.Strategy == strategy.ObserveByName || d.Strategy == strategy.ObserveByTemplate):
+		return strategy.Decision{Strategy: strategy.ReportOnly,
+			Reason: "it is reconciled through the Terraform CLI, and the derived finders observe only through the in-process plugin SDK and framework connectors; " + d.Reason}
+	case !hasInventory && d.Strategy == strategy.ListByTags:
+		return strategy.Decision{Strategy: strategy.ReportOnly,
+			Reason: "no inventory was given (WithInventory); " + d.Reason}
+	}
+	return d
+}
+
+// KeyLabel is the label a KeyProbe puts on a managed resource whose
+// create found its key free: KeyLabelValue of the key. Recovery lists the
+// key's claimants by it.
+const KeyLabel = "intentjournal.io/key"
+
+// KeyLabelValue returns the value of KeyLabel for key, an ID of the
+// Terraform resource type tfResource: the first 60 hex digits of the
+// SHA-256 of both, which fit a label value whatever the key holds.
+func KeyLabelValue(tfResource, key string) string {
+	sum := sha256.Sum256([]byte(tfResource + "\x00" + key))
+	return hex.EncodeToString(sum[:])[:60]
+}
+
+// newListFinder returns the list-by-tags Finder of gk over inv; a
+// name-keyed kind (WithNameKeyed) is recovery.NameKeyed.
+func newListFinder(gk schema.GroupKind, tfResource string, inv Inventory, nameKeyed bool) recovery.Finder {
+	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+		return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
+			return inv.ListByTags(ctx, TagQuery{Kind: gk, TerraformResource: tfResource, Candidate: c, Tags: tags})
+		}, recovery.NameKeyed(nameKeyed)).Find(ctx, c)
+	})
+}
+
+// newFinderKinds returns the gauge intentjournal_finder_kinds.
+func newFinderKinds() *prometheus.GaugeVec {
+	return prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "intentjournal_finder_kinds",
+		Help: "Managed kinds by the recovery finder strategy derived for them from the upjet configuration.",
+	}, []string{"strategy"})
+}
+
+// record logs the startup line and sets the gauge.
+func (d *DerivedFinders) record(log *zap.Logger, reg prometheus.Registerer) error {
+	g := newFinderKinds()
+	if err := reg.Register(g); err != nil {
+		var are prometheus.AlreadyRegisteredError
+		if !errors.As(err, &are) {
+			return wrap(err, "cannot register intentjournal_finder_kinds")
+		}
+		existing, ok := are.ExistingCollector.(*prometheus.GaugeVec)
+		if !ok {
+			return wrap(err, "cannot register intentjournal_finder_kinds")
+		}
+		g = existing
+	}
+	counts := map[strategy.Strategy]int{}
+	for _, s := range d.Strategies {
+		counts[s.Strategy]++
+	}
+	fields := []zap.Field{zap.Int("kinds", len(d.Kinds))}
+	for _, s := range strategy.Strategies {
+		g.WithLabelValues(string(s)).Set(float64(counts[s]))
+		fields = append(fields, zap.Int(string(s), counts[s]))
+	}
+	var ro []string
+	for _, gk := range d.ReportOnly() {
+		ro = append(ro, gk.String())
+	}
+	fields = append(fields, zap.Strings("report-only-kinds", ro))
+	log.Info("Derived the recovery finders from the upjet configuration; report-only kinds are reported, never adopted or cleared", fields...)
+	return nil
+}

@@ -1,0 +1,295 @@
+package adapter
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	"github.com/intentjournal/intentjournal/internal/failpoint"
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+)
+
+// KindOption configures a Kind.
+type KindOption func(*Kind)
+
+// WithNaturalKey records the kind's natural-key fields in every intent's
+// lookup keys, so a Finder can look the resource up after its managed
+// resource was deleted (e.g. SpecFields("zone", "name")).
+func WithNaturalKey(fn KeyFunc) KindOption { return func(k *Kind) { k.keys = fn } }
+
+// WithExternalNameFromID sets how the Terraform ID read from upjet's
+// OperationTrackerStore (the Kind's TerraformIDFunc) becomes the external
+// name. The default is the ID itself, right for config.IdentifierFromProvider
+// kinds.
+func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
+	return func(k *Kind) { k.nameFromID = fn }
+}
+
+// TerraformIDFunc returns the Terraform ID that the async create of obj
+// left in upjet's OperationTrackerStore, or "" when it holds none. A line
+// reads it from its upjet's operation tracker.
+type TerraformIDFunc func(obj client.Object) (string, error)
+
+// Kind is the create path of one managed kind. A line's Kind wraps its
+// connector and callback provider around it: Create, Observed and
+// Deleting for the external client, MarkAsync and Created for the async
+// create's callback.
+type Kind struct {
+	a          *Adapter
+	gvk        schema.GroupVersionKind
+	tfID       TerraformIDFunc
+	keys       KeyFunc
+	nameFromID func(string) (string, error)
+
+	mu       sync.Mutex
+	async    bool
+	inflight map[types.NamespacedName]*flight // by managed resource namespace and name
+
+	// requeue carries Adapter.Requeue's requests to the controller
+	// (Requeues).
+	requeue chan event.GenericEvent
+	// stranded backs off Reconciler's requeues of incomplete creates.
+	stranded workqueue.TypedRateLimiter[types.NamespacedName]
+}
+
+// flight is a create dispatched by this process whose callback has not run.
+type flight struct {
+	intent journal.Intent
+	mg     client.Object
+	unlock func() // releases the create lock; never nil
+}
+
+// release releases the flight's create lock.
+func (f *flight) release() { f.unlock() }
+
+// Kind returns the create path of the managed kind gvk. tfID reads the
+// new resource's Terraform ID after an async create; nil reads none, and
+// Observe settles instead. A nil Adapter returns a nil *Kind.
+func (a *Adapter) Kind(gvk schema.GroupVersionKind, tfID TerraformIDFunc, opts ...KindOption) *Kind {
+	if a == nil {
+		return nil
+	}
+	k := &Kind{a: a, gvk: gvk, tfID: tfID, inflight: map[types.NamespacedName]*flight{},
+		nameFromID: func(id string) (string, error) { return id, nil }, requeue: make(chan event.GenericEvent), stranded: newStrandedBackoff()}
+	for _, o := range opts {
+		o(k)
+	}
+	a.kmu.Lock()
+	a.kinds = append(a.kinds, k)
+	a.kmu.Unlock()
+	return k
+}
+
+func (k *Kind) track(mg client.Object, in journal.Intent, unlock func()) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.inflight[client.ObjectKeyFromObject(mg)] = &flight{intent: in, mg: mg.DeepCopyObject().(client.Object), unlock: unlock}
+}
+
+func (k *Kind) untrack(key types.NamespacedName) *flight {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f := k.inflight[key]
+	delete(k.inflight, key)
+	return f
+}
+
+func (k *Kind) inFlight(key types.NamespacedName, uid types.UID) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f, ok := k.inflight[key]
+	return ok && f.mg.GetUID() == uid
+}
+
+// MarkAsync marks the kind async: its Create only dispatches, and Created,
+// called from the create callback, settles. A line's WrapCallbacks calls
+// it.
+func (k *Kind) MarkAsync() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.async = true
+}
+
+func (k *Kind) isAsync() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.async
+}
+
+func (k *Kind) fields(in journal.Intent) []zap.Field {
+	return []zap.Field{
+		zap.String("kind", k.gvk.Kind), zap.String("namespace", in.Resource.Namespace), zap.String("resource", in.Resource.Name),
+		zap.String("uid", in.Resource.UID), zap.Stringer("intent-id", in.ID),
+	}
+}
+
+// settle records an outcome and counts it.
+func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome) (journal.Intent, error) {
+	out, err := k.a.record(ctx, in, o)
+	if err != nil {
+		return out, fmt.Errorf("cannot settle intent %s as %s: %w", in.ID, o.State, err)
+	}
+	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(o.State)).Inc()
+	if o.State.Terminal() {
+		k.a.metrics.Open.Dec()
+	}
+	f := append(k.fields(in), zap.String("state", string(o.State)))
+	if o.ExternalName != "" {
+		f = append(f, zap.String("external-name", o.ExternalName))
+	}
+	if o.ErrorClass != "" {
+		f = append(f, zap.String("error-class", string(o.ErrorClass)))
+	}
+	k.a.log.Info("intent settled", f...)
+	return out, nil
+}
+
+// bind persists the external name and drops the intent annotation in one
+// merge patch. The patch names the UID, so it fails rather than touch a
+// managed resource recreated under the same name.
+//
+// With dropPending it drops crossplane-runtime's external-create-pending
+// mark too, as the recovery pass does when it adopts (see markLost).
+func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string, dropPending bool) (string, error) {
+	ann := map[string]any{
+		recovery.AnnotationExternalName: externalName,
+		journal.AnnotationKey:           nil,
+	}
+	if dropPending {
+		ann[recovery.AnnotationExternalCreatePending] = nil
+	}
+	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"uid":         uid,
+		"annotations": ann,
+	}})
+	if err != nil {
+		return "", fmt.Errorf("cannot encode the external-name patch: %w", err)
+	}
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	u.SetNamespace(key.Namespace)
+	u.SetName(key.Name)
+	if err := k.a.kube.Patch(ctx, u, client.RawPatch(types.MergePatchType, body)); err != nil {
+		return "", fmt.Errorf("cannot patch the external name of %s: %w", key, err)
+	}
+	return u.GetResourceVersion(), nil
+}
+
+// awaitCache waits, briefly, until the manager's cache shows the external
+// name the callback just patched. upjet's own callback reads the resource
+// from that cache and writes its status right after: from a stale copy
+// that write would fail with a conflict and the reconcile it requests
+// would not see the name. Giving up is harmless: the write is retried by
+// the next reconcile.
+func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externalName string) {
+	if k.a.cache == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, cacheWait)
+	defer cancel()
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if err := k.a.cache.Get(ctx, key, u); err == nil &&
+			u.GetAnnotations()[recovery.AnnotationExternalName] == externalName {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// markLost reports whether the resource, read from the API server, carries
+// crossplane-runtime's external-create-pending mark with no later
+// succeeded or failed mark, although its create is known to have
+// succeeded. crossplane-runtime records the success in an update that
+// retries a conflict only five times within milliseconds; when the async
+// create's own writes (the external-name patch, upjet's status update)
+// keep changing the resource, all five can lose, and the pending mark left
+// alone stops the resource at "cannot determine creation result" for good
+// (3 of 1,000 creates in one run, docs/recovery-at-scale.md). Only then
+// does bind drop the mark, so a resource whose update did land is patched
+// exactly as before the fix. Should crossplane-runtime's update land after
+// bind, it writes the pending and succeeded marks together, a complete
+// create too. A failed read says no. The read is one uncached GET per
+// succeeded create.
+func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, key, u); err != nil || u.GetUID() != uid {
+		return false
+	}
+	return ExternalCreateIncomplete(u)
+}
+
+// cacheWait bounds awaitCache.
+const cacheWait = 5 * time.Second
+
+// finish settles a succeeded create: succeeded with the external name
+// (durable first), then the patch, then settled.
+func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
+	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
+		return "", err
+	}
+	failpoint.Hit(failpoint.AfterSettle)
+	rv, err := k.bind(ctx, key, uid, externalName, k.markLost(ctx, key, uid))
+	if err != nil {
+		return "", err
+	}
+	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: externalName}); err != nil {
+		return rv, err
+	}
+	return rv, nil
+}
+
+// resolve hands the resource's unsettled intent to the recovery Resolver
+// (look up; adopt if proven ours; else pause and report) and returns the
+// outcome and the resource as the resolver left it.
+func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.UID) (recovery.Outcome, *unstructured.Unstructured, error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, key, u); err != nil {
+		return "", nil, fmt.Errorf("cannot get %s to resolve its create intent: %w", key, err)
+	}
+	if u.GetUID() != uid {
+		return "", nil, fmt.Errorf("cannot resolve the create intent of %s: it was recreated (uid %s, want %s)", key, u.GetUID(), uid)
+	}
+	entries, ok, err := k.a.resolver.ResolveObject(ctx, u)
+	if err != nil {
+		return "", nil, err
+	}
+	if !ok || len(entries) == 0 {
+		return "", u, nil
+	}
+	e := entries[0]
+	switch e.Outcome {
+	case recovery.OutcomeAdopted, recovery.OutcomeCleared, recovery.OutcomeConflict, recovery.OutcomeOrphan:
+		k.a.metrics.Open.Dec()
+	}
+	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(e.Outcome)).Inc()
+	k.a.log.Info("intent resolved", zap.String("kind", k.gvk.Kind), zap.String("namespace", key.Namespace), zap.String("resource", key.Name), zap.String("uid", string(uid)),
+		zap.String("intent-id", e.IntentID), zap.String("outcome", string(e.Outcome)), zap.String("reason", e.Reason),
+		zap.String("external-name", e.ExternalName))
+	fresh := &unstructured.Unstructured{}
+	fresh.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, key, fresh); err != nil {
+		return e.Outcome, nil, fmt.Errorf("cannot get %s after resolving its create intent: %w", key, err)
+	}
+	return e.Outcome, fresh, nil
+}

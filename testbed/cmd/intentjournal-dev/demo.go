@@ -1,0 +1,316 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/tabular"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/demo"
+)
+
+// demoOptions are the options of `demo`.
+type demoOptions struct {
+	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces) or v1, the legacy line, cluster-scoped (env DEMO_LINE)."`
+	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: testbed/upjetv2/internal/provider/crds for v2 (required); v1's are built in."`
+	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind, spread over the line's namespaces (env DEMO_N)."`
+	CreateLatency    time.Duration `name:"create-latency" default:"0s" help:"The fake cloud's create latency until the kill; 0 picks one long enough for every create to be in flight at SIGKILL."`
+	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on."`
+	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer."`
+	MaxReconcileRate int           `name:"max-reconcile-rate" default:"100" help:"The provider's --max-reconcile-rate."`
+	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
+	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in every run, e.g. --provider-arg=--poll=1m; repeatable."`
+	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge) (env DEMO_RUNS)."`
+	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
+	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
+	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider-fakecloud binary (default: provider-fakecloud-LINE beside intentjournal-dev)."`
+	Assets           string        `name:"assets" env:"KUBEBUILDER_ASSETS" placeholder:"DIR" help:"Directory holding kube-apiserver and etcd (env KUBEBUILDER_ASSETS; see hack/tools.sh env)."`
+	Orphans          string        `name:"orphans" default:"orphans.json" placeholder:"FILE" help:"Where to write the wrapped run's orphan report."`
+	WorkDir          string        `name:"work-dir" placeholder:"DIR" help:"Where to make the runs' temporary directories (default: the system's)."`
+	Keep             bool          `name:"keep" help:"Keep the runs' directories: process logs, fake cloud state, journal, recovery report."`
+
+	log *zap.Logger
+}
+
+// Run runs `demo`.
+func (o *demoOptions) Run(e *cli.Env) error {
+	o.log = e.Log
+	return runDemo(e.Ctx, e.Stdout, *o)
+}
+
+// Help is the detailed help of `demo`.
+func (o *demoOptions) Help() string {
+	return "Runs the crash-and-recover demonstration three times, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
+		"creates RecordSets and Networks, SIGKILLs provider-fakecloud while their creates are in flight, restarts it and measures " +
+		"409s, stuck managed resources, duplicate cloud objects, orphans reported against orphans present and the time to converge. " +
+		"The first run uses the provider as upjet generates it, the second the provider with --journal. " +
+		"The third, no-kill, runs the provider with --journal and never kills it, against a cloud at --restart-latency from the start: " +
+		"its time from the provider's start to every resource Ready is the baseline, and the wrapped row shows its time after the kill as a multiple of it. " +
+		"--runs picks the runs. " +
+		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. `make demo` builds what it needs and runs this.\n\n" +
+		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error."
+}
+
+// errDemoFailed means a wrapped run did not meet the demo's invariants.
+var errDemoFailed = errors.New("a wrapped run did not meet the invariants (0 duplicates, 0 stuck, orphans reported == present)")
+
+// runDemo runs the demonstration, prints the table to out and writes the
+// orphan report.
+func runDemo(ctx context.Context, out io.Writer, o demoOptions) error {
+	results, err := demoRuns(ctx, o)
+	if err != nil {
+		return err
+	}
+	return finishDemo(out, results, o)
+}
+
+// demoRuns checks the options and runs the demonstration.
+func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
+	if o.log == nil {
+		o.log = zap.NewNop()
+	}
+	line, err := demo.LineFor(demo.LineName(o.Line))
+	if err != nil {
+		return nil, cli.UsageError("--line: %w", err)
+	}
+	if o.CRDs == "" && line.EmbeddedCRDs == nil {
+		return nil, cli.UsageError("the %s line needs --crds DIR: its CRD manifests are in its module, %s", line, line.CRDDir)
+	}
+	bins, err := demoBinaries(o, line)
+	if err != nil {
+		return nil, err
+	}
+	if o.Assets == "" {
+		return nil, cli.UsageError("no kube-apiserver and etcd: set --assets or KUBEBUILDER_ASSETS (run `make tools`, then `eval \"$(hack/tools.sh env)\"`)")
+	}
+	if o.PerKind < 1 {
+		return nil, cli.UsageError("--per-kind must be at least 1, got %d", o.PerKind)
+	}
+	modes, err := demoModes(o.Runs)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	results, err := demo.Run(ctx, demo.Options{
+		Line:             line,
+		CRDDir:           o.CRDs,
+		Binaries:         bins,
+		AssetsDir:        o.Assets,
+		PerKind:          o.PerKind,
+		CreateLatency:    o.CreateLatency,
+		RestartLatency:   o.RestartLatency,
+		ConvergeTimeout:  o.ConvergeTimeout,
+		MaxReconcileRate: o.MaxReconcileRate,
+		KubeAPIQPS:       o.KubeAPIQPS,
+		ProviderArgs:     o.ProviderArgs,
+		Parallel:         o.Parallel,
+		WorkDir:          o.WorkDir,
+		Keep:             o.Keep,
+		Modes:            modes,
+		Log:              o.log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	o.log.Info("Demo finished", zap.String("line", o.Line), zap.Duration("took", time.Since(start).Round(time.Second)))
+	return results, nil
+}
+
+// demoModes parses --runs: at least one run, none twice.
+func demoModes(runs []string) ([]demo.Mode, error) {
+	if len(runs) == 0 {
+		return nil, cli.UsageError("--runs: name at least one of unwrapped, wrapped, no-kill")
+	}
+	var modes []demo.Mode
+	for _, s := range runs {
+		m, err := demo.ParseMode(strings.TrimSpace(s))
+		if err != nil {
+			return nil, cli.UsageError("--runs: %w", err)
+		}
+		if slices.Contains(modes, m) {
+			return nil, cli.UsageError("--runs: %s twice", m)
+		}
+		modes = append(modes, m)
+	}
+	return modes, nil
+}
+
+// finishDemo prints the table of results to out, writes the wrapped run's
+// orphan report, and returns errDemoFailed when a wrapped run (after the
+// kill or with none) did not meet the invariants.
+func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
+	wrapped, noKill := byMode(results, demo.ModeWrapped), byMode(results, demo.ModeNoKill)
+	if err := writeDemoTable(out, results); err != nil {
+		return err
+	}
+	for _, r := range []*demo.Result{wrapped, noKill} {
+		if r != nil && !r.Available {
+			return errors.New("the wrapped provider is unavailable: provider-fakecloud has no --journal flag")
+		}
+	}
+	if wrapped != nil {
+		rep := wrapped.Report
+		if rep == nil {
+			rep = demo.ComputedReport(*wrapped, time.Now())
+			fmt.Fprintf(out, "\nThe wrapped provider wrote no recovery report; %s was computed from the fake cloud and the managed resources.\n", o.Orphans)
+		}
+		if err := recovery.WriteReportFile(o.Orphans, rep); err != nil {
+			return fmt.Errorf("cannot write the orphan report: %w", err)
+		}
+		fmt.Fprintf(out, "\nOrphan report of the wrapped run: %s\n", o.Orphans)
+	}
+	for _, r := range []*demo.Result{wrapped, noKill} {
+		if r != nil && !r.MeetsInvariants() {
+			return errDemoFailed
+		}
+	}
+	return nil
+}
+
+// byMode returns the result of the run of mode m, or nil.
+func byMode(results []demo.Result, m demo.Mode) *demo.Result {
+	for i := range results {
+		if results[i].Mode == m {
+			return &results[i]
+		}
+	}
+	return nil
+}
+
+// demoBinaries resolves the fake cloud and the line's provider binaries, by
+// default beside the running executable: fakecloud and
+// provider-fakecloud-LINE.
+func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
+	b := demo.Binaries{FakeCloud: o.FakeCloudBin, Provider: o.ProviderBin}
+	if b.FakeCloud == "" || b.Provider == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return b, fmt.Errorf("cannot find the intentjournal executable, to find the binaries beside it: %w", err)
+		}
+		dir := filepath.Dir(self)
+		if b.FakeCloud == "" {
+			b.FakeCloud = filepath.Join(dir, "fakecloud")
+		}
+		if b.Provider == "" {
+			b.Provider = filepath.Join(dir, "provider-fakecloud-"+string(line.Name))
+		}
+	}
+	for flag, path := range map[string]string{"--fakecloud-bin": b.FakeCloud, "--provider-bin": b.Provider} {
+		if _, err := os.Stat(path); err != nil {
+			return b, cli.UsageError("cannot use %s (%s): %v; build it, or run `make demo`", path, flag, err)
+		}
+	}
+	return b, nil
+}
+
+// writeDemoTable prints the runs side by side, one row each. The runs
+// with a kill time their convergence from the restart, the no-kill run from
+// the provider's start; the wrapped row shows its time as a multiple of the
+// no-kill run's.
+func writeDemoTable(out io.Writer, results []demo.Result) error {
+	fmt.Fprint(out, demoHeading(results))
+	noKill := byMode(results, demo.ModeNoKill)
+	t := tabular.New(out, "RUN", "MRS", "IN FLIGHT AT KILL", "409S AFTER (RE)START", "MRS STUCK", "DUPLICATE CLOUD OBJECTS", "ORPHANS REPORTED/PRESENT", "TIME TO CONVERGE")
+	for _, r := range results {
+		name := runName(r.Mode)
+		if !r.Available {
+			t.Row(name, "", "", "", "", "", "", "unavailable: the provider has no --journal flag")
+			continue
+		}
+		converge := tabular.Age(r.ConvergeTime)
+		if !r.Converged {
+			converge = "never (gave up after " + tabular.Age(r.ConvergeTimeout) + ")"
+		}
+		if ratio, ok := r.Ratio(derefOr(noKill)); ok && r.Mode == demo.ModeWrapped {
+			converge += fmt.Sprintf(" (%.1fx no kill)", ratio)
+		}
+		inFlight := strconv.Itoa(r.InFlight)
+		if !r.Mode.Kills() {
+			inFlight = "-"
+		}
+		t.Row(name,
+			strconv.Itoa(r.Total()),
+			inFlight,
+			strconv.FormatInt(r.Conflicts, 10),
+			stuck(r),
+			strconv.Itoa(r.Duplicates),
+			fmt.Sprintf("%d/%d", len(r.OrphansReported), len(r.OrphansPresent)),
+			converge)
+	}
+	return t.Flush()
+}
+
+// runName is a run's name in the table.
+func runName(m demo.Mode) string {
+	switch m {
+	case demo.ModeWrapped:
+		return "wrapped (--journal)"
+	case demo.ModeNoKill:
+		return "wrapped, no kill"
+	}
+	return string(m)
+}
+
+// derefOr returns *r, or the zero Result when r is nil.
+func derefOr(r *demo.Result) demo.Result {
+	if r == nil {
+		return demo.Result{}
+	}
+	return *r
+}
+
+// demoHeading is the line above the table: the line, the size, and the
+// fake cloud's create latencies of the runs with a kill and of the one
+// without.
+func demoHeading(results []demo.Result) string {
+	if len(results) == 0 {
+		return ""
+	}
+	r := results[0]
+	if k := slices.IndexFunc(results, func(r demo.Result) bool { return r.Mode.Kills() }); k >= 0 {
+		r = results[k]
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "crash-and-recover, %s: %d RecordSets + %d Networks per run", lineSummary(r.Line), r.PerKind, r.PerKind)
+	if r.Mode.Kills() {
+		fmt.Fprintf(&b, "; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once", r.CreateLatency, r.RestartLatency)
+	}
+	if n := byMode(results, demo.ModeNoKill); n != nil {
+		fmt.Fprintf(&b, "; no kill: create latency %s throughout, converge timed from the provider's start", n.RestartLatency)
+	}
+	b.WriteString("\n\n")
+	return b.String()
+}
+
+// stuck renders the stuck MRs, and the paused ones when there are any:
+// paused MRs converged, reported for an operator, but are not Ready.
+func stuck(r demo.Result) string {
+	if r.Paused == 0 {
+		return strconv.Itoa(r.Stuck)
+	}
+	return fmt.Sprintf("%d (+%d paused)", r.Stuck, r.Paused)
+}
+
+// lineSummary names the line and the scope of its managed resources, for
+// the table's heading.
+func lineSummary(name demo.LineName) string {
+	l, err := demo.LineFor(name)
+	if err != nil {
+		return "line " + string(name)
+	}
+	if l.Namespaced() {
+		return fmt.Sprintf("line %s, namespaced (%s in %s)", l, l.Group, strings.Join(l.Namespaces, ", "))
+	}
+	return fmt.Sprintf("line %s, cluster-scoped (%s)", l, l.Group)
+}

@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/go-logr/zapr"
+	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap/zaptest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/demo"
+	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
+	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
+)
+
+var (
+	demoPerKind  = flag.Int("demo.per-kind", 5, "RecordSets and Networks per run of TestDemo")
+	demoConverge = flag.Duration("demo.converge-timeout", 45*time.Second, "how long TestDemo's runs wait for convergence after the restart")
+)
+
+// TestDemo runs `intentjournal-dev demo` end to end with a few resources
+// against the real binaries, per crossplane line: envtest, the fake cloud
+// and the line's provider-fakecloud, built here from the line's module. On
+// v2 (namespaced, the same names in two namespaces) the default three runs:
+// the unwrapped provider must show the bug, the wrapped one must meet the
+// invariants, and the wrapped one never killed must converge cleanly as
+// the baseline. On the legacy v1 line the wrapped run alone keeps the test
+// short. The exit code and orphans.json follow from them. No assertion is
+// on time: the ratio to the no-kill run is a figure for docs, not a test.
+func TestDemo(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		line   demo.LineName
+		runs   []string
+	}{
+		"v2": {reason: "The default line: the three runs, side by side.", line: demo.LineV2, runs: []string{"unwrapped", "wrapped", "no-kill"}},
+		"v1": {reason: "The legacy line, wrapped only.", line: demo.LineV1, runs: []string{"wrapped"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			testDemo(t, tc.line, tc.runs)
+		})
+	}
+}
+
+// repoRoot is the repository root, seen from this package's directory.
+const repoRoot = "../../.."
+
+func testDemo(t *testing.T, name demo.LineName, runs []string) {
+	line, err := demo.LineFor(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets := testenv.KubebuilderAssets(t)
+	bins := testbed.BuildBinariesIn(t, filepath.Join(repoRoot, line.ModuleDir), line.ProviderPackage)
+	orphans := filepath.Join(t.TempDir(), "orphans.json")
+	o := demoOptions{
+		Line:             string(name),
+		PerKind:          *demoPerKind,
+		RestartLatency:   time.Second,
+		ConvergeTimeout:  *demoConverge,
+		MaxReconcileRate: 100,
+		Parallel:         16,
+		FakeCloudBin:     bins.FakeCloud,
+		ProviderBin:      bins.Provider,
+		Assets:           assets,
+		Orphans:          orphans,
+		WorkDir:          t.TempDir(),
+		log:              zaptest.NewLogger(t),
+		Runs:             runs,
+	}
+	if line.EmbeddedCRDs == nil {
+		o.CRDs = filepath.Join(repoRoot, line.CRDDir)
+	}
+	// envtest logs through controller-runtime's global logger, which
+	// cli.Main sets for the demo command.
+	ctrllog.SetLogger(zapr.NewLogger(o.log))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+
+	results, err := demoRuns(ctx, o)
+	if err != nil {
+		t.Fatalf("demoRuns(): %v", err)
+	}
+	var out bytes.Buffer
+	err = finishDemo(&out, results, o)
+	t.Logf("\n%s", out.String())
+	byMode := map[demo.Mode]demo.Result{}
+	for _, r := range results {
+		byMode[r.Mode] = r
+	}
+	if len(results) != len(runs) {
+		t.Fatalf("demoRuns() returned %d results, want %d", len(results), len(runs))
+	}
+
+	if unwrapped, ok := byMode[demo.ModeUnwrapped]; ok {
+		t.Run("UnwrappedShowsTheBug", func(t *testing.T) {
+			if unwrapped.InFlight == 0 {
+				t.Fatalf("no create was in flight at SIGKILL, so the run cannot show the bug: %+v", unwrapped)
+			}
+			if unwrapped.Duplicates == 0 && unwrapped.Stuck == 0 {
+				t.Errorf("the unwrapped provider should leave duplicates or stuck MRs after a crash with %d creates in flight; got %+v", unwrapped.InFlight, unwrapped)
+			}
+			if len(unwrapped.OrphansPresent) == 0 {
+				t.Errorf("the unwrapped provider should leave cloud objects bound to no MR; got %+v", unwrapped)
+			}
+		})
+	}
+	wrapped := byMode[demo.ModeWrapped]
+	t.Run("WrappedMeetsTheInvariants", func(t *testing.T) {
+		if wrapped.InFlight == 0 {
+			t.Fatalf("no create was in flight at SIGKILL, so the run proves nothing: %+v", wrapped)
+		}
+		cases := map[string]struct {
+			reason    string
+			got, want any
+		}{
+			"Available":  {reason: "provider-fakecloud has --journal.", got: wrapped.Available, want: true},
+			"Duplicates": {reason: "No cloud object may be created twice.", got: wrapped.Duplicates, want: 0},
+			"Stuck":      {reason: "Every MR must be Ready or paused.", got: wrapped.Stuck, want: 0},
+			"Converged":  {reason: "Every MR must be Ready or paused before the timeout.", got: wrapped.Converged, want: true},
+			"Orphans": {reason: "The report must name exactly the cloud objects bound to no MR.",
+				got: wrapped.OrphansReported, want: wrapped.OrphansPresent},
+		}
+		for name, tc := range cases {
+			if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+				t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+			}
+		}
+	})
+
+	if noKill, ok := byMode[demo.ModeNoKill]; ok {
+		t.Run("NoKillConvergesCleanly", func(t *testing.T) {
+			cases := map[string]struct {
+				reason    string
+				got, want any
+			}{
+				"Available":  {reason: "The baseline runs the provider with --journal.", got: noKill.Available, want: true},
+				"InFlight":   {reason: "Nothing is killed, so nothing is in flight at a kill.", got: noKill.InFlight, want: 0},
+				"Conflicts":  {reason: "Without a kill no create runs twice: no 409.", got: noKill.Conflicts, want: int64(0)},
+				"Duplicates": {reason: "No cloud object may be created twice.", got: noKill.Duplicates, want: 0},
+				"Stuck":      {reason: "Every MR must be Ready.", got: noKill.Stuck, want: 0},
+				"Converged":  {reason: "The baseline must converge, or the ratio means nothing.", got: noKill.Converged, want: true},
+				"Latency":    {reason: "The baseline's cloud is at the restart latency throughout.", got: noKill.CreateLatency, want: noKill.RestartLatency},
+				"Report":     {reason: "The wrapped provider's recovery pass runs, and finds nothing.", got: noKill.ReportSource, want: "recovery report"},
+				"Orphans":    {reason: "Nothing unbound, nothing reported.", got: len(noKill.OrphansPresent) + len(noKill.OrphansReported), want: 0},
+			}
+			for name, tc := range cases {
+				if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+					t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+				}
+			}
+			if wrapped.Converged && !strings.Contains(out.String(), "x no kill)") {
+				t.Errorf("the table does not show the wrapped run's time as a multiple of the no-kill run's:\n%s", out.String())
+			}
+		})
+	}
+
+	t.Run("ExitCodeAndReport", func(t *testing.T) {
+		if code := cli.ExitCode(err); code != cli.ExitOK {
+			t.Errorf("finishDemo() exit code %d (%v), want %d", code, err, cli.ExitOK)
+		}
+		b, err := os.ReadFile(orphans)
+		if err != nil {
+			t.Fatalf("finishDemo() wrote no orphan report: %v", err)
+		}
+		if err := recovery.ValidateReportJSON(b); err != nil {
+			t.Errorf("%s does not match the report schema: %v", orphans, err)
+		}
+	})
+}
+
+// TestDemoTable checks the table renderer against a golden file.
+func TestDemoTable(t *testing.T) {
+	results := []demo.Result{
+		{
+			Line: demo.LineV2, Mode: demo.ModeUnwrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Dispatched: 372, InFlight: 364, Conflicts: 1092, Ready: 218, Stuck: 182, Duplicates: 182,
+			OrphansPresent: make([]string, 364), ReportSource: "none",
+			ConvergeTime: 3*time.Minute + 400*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
+		},
+		{
+			Line: demo.LineV2, Mode: demo.ModeWrapped, Available: true, PerKind: 200, CreateLatency: 50 * time.Second, RestartLatency: time.Second,
+			Dispatched: 370, InFlight: 361, Ready: 398, Paused: 2, ReportSource: "recovery report",
+			Converged: true, ConvergeTime: 14*time.Second + 300*time.Millisecond, ConvergeTimeout: 3 * time.Minute,
+		},
+		{
+			Line: demo.LineV2, Mode: demo.ModeNoKill, Available: true, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second,
+			Ready: 400, ReportSource: "recovery report",
+			Converged: true, ConvergeTime: 11 * time.Second, ConvergeTimeout: 3 * time.Minute,
+		},
+	}
+	cases := map[string]struct {
+		reason  string
+		results []demo.Result
+	}{
+		"demo-table.txt": {
+			reason:  "The three runs side by side; the unwrapped one never converged; the wrapped one shows its time as a multiple of the no-kill run's.",
+			results: results,
+		},
+		"demo-table-nokill-timeout.txt": {
+			reason: "A no-kill run that never converged gives no ratio; a no-kill run alone still has a heading.",
+			results: []demo.Result{results[1], {Line: demo.LineV2, Mode: demo.ModeNoKill, Available: true, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second,
+				Ready: 390, Stuck: 10, ConvergeTime: 3 * time.Minute, ConvergeTimeout: 3 * time.Minute}},
+		},
+		"demo-table-nokill-only.txt": {
+			reason:  "The no-kill run alone: no kill latency in the heading.",
+			results: results[2:],
+		},
+		"demo-table-v1.txt": {
+			reason: "The legacy line's heading says cluster-scoped.",
+			results: []demo.Result{{Line: demo.LineV1, Mode: demo.ModeWrapped, Available: true, PerKind: 5, CreateLatency: 3 * time.Second, RestartLatency: time.Second,
+				Dispatched: 10, InFlight: 10, Ready: 10, Converged: true, ConvergeTime: 9 * time.Second, ConvergeTimeout: 45 * time.Second}},
+		},
+		"demo-table-unavailable.txt": {
+			reason:  "A provider without --journal shows the wrapped run as unavailable.",
+			results: []demo.Result{results[0], {Line: demo.LineV2, Mode: demo.ModeWrapped, PerKind: 200}, {Line: demo.LineV2, Mode: demo.ModeNoKill, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := writeDemoTable(&buf, tc.results); err != nil {
+				t.Fatalf("%s: writeDemoTable(): %v", tc.reason, err)
+			}
+			golden.Assert(t, name, buf.Bytes())
+		})
+	}
+}
+
+// TestDemoUsage checks the usage errors of `demo`.
+func TestDemoUsage(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.WriteFile(bin, nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		reason string
+		o      demoOptions
+		want   string
+	}{
+		"NoAssets": {
+			reason: "Without kube-apiserver and etcd the demo names make tools.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin},
+			want:   "make tools",
+		},
+		"MissingBinary": {
+			reason: "A missing binary is named with its flag.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: filepath.Join(dir, "nope"), ProviderBin: bin, Assets: dir},
+			want:   "--fakecloud-bin",
+		},
+		"BadPerKind": {
+			reason: "At least one resource of each kind.",
+			o:      demoOptions{Line: "v1", PerKind: 0, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--per-kind",
+		},
+		"UnknownLine": {
+			reason: "Only the v1 and v2 lines exist.",
+			o:      demoOptions{Line: "v3", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--line",
+		},
+		"V2WithoutCRDs": {
+			reason: "The v2 line's CRDs live in its own module: the demo names the flag and the directory.",
+			o:      demoOptions{Line: "v2", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--crds DIR: its CRD manifests are in its module, testbed/upjetv2/internal/provider/crds",
+		},
+		"UnknownRun": {
+			reason: "Only the unwrapped, wrapped and no-kill runs exist.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir, Runs: []string{"wrapped", "crash"}},
+			want:   `--runs: unknown run "crash"`,
+		},
+		"RunTwice": {
+			reason: "A run named twice is a mistake, not two rows.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir, Runs: []string{"no-kill", "no-kill"}},
+			want:   "--runs: no-kill twice",
+		},
+		"NoRuns": {
+			reason: "At least one run.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--runs",
+		},
+		"DefaultProviderPerLine": {
+			reason: "Without --provider-bin the demo looks for the line's own provider build beside itself.",
+			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, Assets: dir},
+			want:   "provider-fakecloud-v1",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			err := runDemo(context.Background(), &bytes.Buffer{}, tc.o)
+			if code := cli.ExitCode(err); code != cli.ExitUsage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s\nrunDemo() = exit %d, %v; want exit %d naming %q", tc.reason, code, err, cli.ExitUsage, tc.want)
+			}
+		})
+	}
+}
+
+// TestDemoFlags parses demo's flags and environment with kong.
+func TestDemoFlags(t *testing.T) {
+	cases := map[string]struct {
+		reason string
+		args   []string
+		env    map[string]string
+		want   demoOptions
+	}{
+		"Defaults": {
+			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
+			want:   demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Runs: []string{"unwrapped", "wrapped", "no-kill"}},
+		},
+		"Env": {
+			reason: "DEMO_LINE picks the line, DEMO_N the size, DEMO_RUNS the runs and KUBEBUILDER_ASSETS the control plane binaries.",
+			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "DEMO_RUNS": "wrapped,no-kill", "KUBEBUILDER_ASSETS": "/assets"},
+			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets",
+				Runs: []string{"wrapped", "no-kill"}},
+		},
+		"Flags": {
+			reason: "Provider flags pass through, commas and all.",
+			args: []string{"--line=v1", "--crds=/crds", "--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
+				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h", "--runs=no-kill"},
+			want: demoOptions{Line: "v1", CRDs: "/crds", PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
+				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
+				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}, Runs: []string{"no-kill"}},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "KUBEBUILDER_ASSETS"} {
+				t.Setenv(k, "") // restored when the test ends
+				os.Unsetenv(k)
+			}
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			var c struct {
+				Demo demoOptions `cmd:""`
+			}
+			p, err := kong.New(&c, kong.Exit(func(int) { t.Fatal("kong exited") }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Parse(append([]string{"demo"}, tc.args...)); err != nil {
+				t.Fatalf("%s\nParse(): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, c.Demo, cmp.AllowUnexported(demoOptions{})); diff != "" {
+				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

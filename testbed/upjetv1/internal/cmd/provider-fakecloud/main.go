@@ -1,0 +1,33 @@
+// Command provider-fakecloud is the upjet-based Crossplane provider for the
+// fake cloud: a controller-runtime manager running crossplane-runtime's
+// managed reconciler with upjet's no-fork async Terraform plugin SDK
+// connector for RecordSet and Network. See run.go for its flags.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := runMain(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// runMain runs provider-fakecloud on args with this line's own flags and
+// setup (run.go) and returns the process exit code (providercmd.RunMain).
+func runMain(ctx context.Context, args []string, stderr io.Writer) int {
+	var l lineOptions
+	return providercmd.RunMain(ctx, args, stderr, l.addFlags, func(ctx context.Context, zl *zap.Logger, o providercmd.Options) error {
+		return run(ctx, zl, o, l)
+	})
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"time"
+
+	xpcontroller "github.com/crossplane/crossplane-runtime/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/pkg/statemetrics"
+	ujconfig "github.com/crossplane/upjet/pkg/config"
+	tjcontroller "github.com/crossplane/upjet/pkg/controller"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv1"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/clients"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/controller"
+)
+
+// What the v1 line's provider-fakecloud adds to package providercmd: no
+// flags of its own, the managed kinds, and the manager's setup.
+
+// lineOptions holds the flags only this line has: none on v1.
+type lineOptions struct{}
+
+// addFlags registers the line's flags on fs.
+func (*lineOptions) addFlags(*flag.FlagSet) {}
+
+// managedObjects are the managed kinds a label shard's cache selects.
+func managedObjects() []client.Object {
+	return []client.Object{&v1alpha1.RecordSet{}, &v1alpha1.Network{}}
+}
+
+// run builds the controller manager with the RecordSet, Network and
+// ProviderConfig controllers and runs it until ctx is done. A cancelled ctx
+// is a clean shutdown, not an error.
+func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptions) error {
+	lr := zapr.NewLogger(zl)
+	ctrl.SetLogger(lr)
+	log := logging.NewLogrLogger(lr)
+
+	cfg, err := providercmd.RestConfig(o.Kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = float32(o.KubeQPS), o.KubeBurst
+	if o.LogAPIWrites {
+		cfg.WrapTransport = providercmd.LogWrites(zl.Named("api-writes"))
+	}
+
+	so, err := providercmd.NewScaleOut(cfg, o, zl, managedObjects())
+	if err != nil {
+		return err
+	}
+	// The scheme knows the managed kinds before the manager is built: a
+	// label shard's cache options name them.
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
+	}
+	if err := apis.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		LeaderElection:                      o.LeaderElection,
+		LeaderElectionID:                    providercmd.LeaderElectionID,
+		LeaderElectionNamespace:             o.LeaderElectionNamespace,
+		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
+		LeaderElectionResourceLockInterface: so.Lock,
+		LeaderElectionReleaseOnCancel:       so.Lock != nil,
+		LeaseDuration:                       ptr.To(o.Scale.LeaseDuration),
+		RenewDeadline:                       ptr.To(o.Scale.LeaseDuration * 5 / 6),
+		RetryPeriod:                         ptr.To(min(2*time.Second, o.Scale.LeaseDuration/4)),
+		Scheme:                              scheme,
+		Cache:                               cache.Options{SyncPeriod: &o.SyncPeriod, ByObject: so.ByObject},
+		Metrics:                             metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		PprofBindAddress:                    o.PprofBindAddress,
+		HealthProbeBindAddress:              "0",
+	})
+	if err != nil {
+		return fmt.Errorf("cannot create controller manager: %w", err)
+	}
+	if err := apis.AddToScheme(mgr.GetScheme()); err != nil {
+		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
+	}
+
+	var popts []config.Option
+	if o.Intents() {
+		popts = append(popts, config.WithUIDTag())
+	}
+	provider, err := config.GetProvider(popts...)
+	if err != nil {
+		return fmt.Errorf("cannot build upjet provider configuration: %w", err)
+	}
+
+	metricRecorder := managed.NewMRMetricRecorder()
+	stateMetrics := statemetrics.NewMRStateMetrics()
+	if err := metrics.Registry.Register(metricRecorder); err != nil {
+		return fmt.Errorf("cannot register managed resource metrics: %w", err)
+	}
+	if err := metrics.Registry.Register(stateMetrics); err != nil {
+		return fmt.Errorf("cannot register managed resource state metrics: %w", err)
+	}
+
+	opts := tjcontroller.Options{
+		Options: xpcontroller.Options{
+			Logger:                  log,
+			GlobalRateLimiter:       ratelimiter.NewGlobal(o.MaxReconcileRate),
+			PollInterval:            o.PollInterval,
+			MaxConcurrentReconciles: o.MaxReconcileRate,
+			Features:                &feature.Flags{},
+			MetricOptions: &xpcontroller.MetricOptions{
+				PollStateMetricInterval: o.PollStateMetricInterval,
+				MRMetrics:               metricRecorder,
+				MRStateMetrics:          stateMetrics,
+			},
+		},
+		Provider:              provider,
+		OperationTrackerStore: tjcontroller.NewOperationStore(log),
+		SetupFn:               clients.TerraformSetupBuilder(tfprovider.New()),
+	}
+	if o.EnableManagementPolicies {
+		opts.Features.Enable(feature.EnableBetaManagementPolicies)
+	}
+	// intentjournal: open the journal (taking its lock) and add the
+	// recovery pass before the manager starts, with the finders derived
+	// from the upjet configuration: both kinds are listed by tags, through
+	// the fake cloud's inventory.
+	var ij *upjetv1.Adapter
+	if o.Intents() {
+		finders, err := upjetv1.NewFinders(mgr.GetClient(), scheme, opts.SetupFn, []*ujconfig.Provider{provider},
+			upjetv1.WithInventory(controller.RecoveryInventory(mgr.GetClient())),
+			// The RecordSet is unique by zone and name, though the cloud
+			// assigns its ID: upjet's configuration cannot say so.
+			upjetv1.WithNameKeyed(fcrecovery.RecordSet),
+			upjetv1.WithFindersLogger(lr))
+		if err != nil {
+			return err
+		}
+		ij, err = upjetv1.Setup(mgr, upjetv1.Config{
+			JournalPath:           o.Journal,
+			AnnotationOnly:        o.AnnotationOnly,
+			Replica:               so.Owner.Replica,
+			Shard:                 so.Owner.Shard,
+			Epoch:                 so.Owner.Epoch,
+			Scope:                 so.Scope,
+			Selector:              so.Selector,
+			CreateLocker:          so.Locker,
+			RecoveryInterval:      so.Interval,
+			Owns:                  so.Owns,
+			RecoveryAfter:         so.RecoveryAfter,
+			OwnsRecheck:           o.Scale.LeaseDuration / 3,
+			RecoveryRetryInterval: o.Scale.RecoveryRetry,
+			ReconcileTimeout:      o.ReconcileTimeout,
+			Kinds:                 finders.Kinds,
+			Finders:               finders.Finders,
+			Deleters:              controller.RecoveryDeleters(mgr.GetClient()),
+			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
+			ReportPath:            o.RecoveryReport,
+			Logger:                lr,
+			BeginHook:             providercmd.BeginFailpoint(),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if so.Buckets != nil {
+		// A bucket acquired mid-run holds resources this process's
+		// controllers may hold no request for: requeue them.
+		so.Buckets.OnAcquire = ij.RequeueBucket(ctx, so.Buckets.BucketOf)
+		if err := mgr.Add(so.Buckets); err != nil {
+			return fmt.Errorf("cannot add the bucket leases: %w", err)
+		}
+	}
+	// With --hold-controllers the managed controllers start after the
+	// first recovery pass.
+	cmgr := mgr
+	if o.HoldControllers { // a nil ij (no journal) holds nothing
+		cmgr = ij.HoldUntilRecovered(mgr)
+	}
+	if err := controller.SetupWithJournal(cmgr, opts, ij); err != nil {
+		return fmt.Errorf("cannot set up fakecloud controllers: %w", err)
+	}
+
+	zl.Info("Starting provider",
+		zap.Duration("sync-period", o.SyncPeriod),
+		zap.Duration("poll-interval", o.PollInterval),
+		zap.Int("max-reconcile-rate", o.MaxReconcileRate),
+		zap.Bool("leader-election", o.LeaderElection),
+		zap.String("journal", o.Journal),
+		zap.Bool("annotation-only", o.AnnotationOnly),
+		zap.Stringer("owner", so.Owner),
+		zap.String("shard-name", o.Scale.ShardName),
+		zap.Int("buckets", o.Scale.Buckets),
+		zap.Bool("create-lease", o.Scale.CreateLease),
+		zap.String("leader-election-lease", so.LockName),
+		zap.String("host", cfg.Host))
+	if err := mgr.Start(ctx); err != nil {
+		// A graceful stop that ran out of time: say what still runs,
+		// and whether it is controller-runtime's priority queue.
+		if errors.Is(err, context.DeadlineExceeded) && providercmd.PriorityQueueHang(providercmd.DumpGoroutines(zl)) {
+			return fmt.Errorf("cannot stop the controller manager: %w", providercmd.ErrPriorityQueueHang)
+		}
+		return fmt.Errorf("cannot run controller manager: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,969 @@
+package recoverytest_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
+	"github.com/go-logr/zapr"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"go.uber.org/zap/zaptest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
+)
+
+// env is a real control plane, a real fake-cloud process and a real
+// journal file, shared by the subtests of one test.
+type env struct {
+	t        *testing.T
+	cluster  *testbed.Cluster
+	cloud    *fakecloudtest.Process
+	journal  *journal.Journal
+	recorder record.EventRecorder
+	events   typedcorev1.EventInterface
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	cluster := testbed.StartCluster(t)
+	cloud := fakecloudtest.Start(t, fakecloudtest.Build(t), fakecloudtest.Options{})
+	j, err := journal.Open(t.TempDir()+"/journal.db", journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	cs := kubernetes.NewForConfigOrDie(cluster.Config)
+	b := record.NewBroadcaster()
+	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: cs.CoreV1().Events("")})
+	t.Cleanup(b.Shutdown)
+	return &env{
+		t: t, cluster: cluster, cloud: cloud, journal: j,
+		recorder: b.NewRecorder(cluster.Scheme, corev1.EventSource{Component: "intentjournal-recovery"}),
+		events:   cs.CoreV1().Events("default"),
+	}
+}
+
+// options returns recovery options scoped to the given UIDs.
+func (e *env) options(uids ...types.UID) recovery.Options {
+	scope := map[string]bool{}
+	for _, u := range uids {
+		scope[string(u)] = true
+	}
+	return recovery.Options{
+		Journal:  e.journal,
+		Client:   e.cluster.Client,
+		Kinds:    fcrecovery.Kinds(),
+		Finders:  fcrecovery.Finders(e.cloud.Client),
+		Deleters: fcrecovery.Deleters(e.cloud.Client),
+		Recorder: e.recorder,
+		Logger:   zapr.NewLogger(zaptest.NewLogger(e.t)),
+		Policy:   recovery.Policy{Concurrency: 4, RetryBackoff: 20 * time.Millisecond, LookupTimeout: 5 * time.Second},
+		Scope:    func(in journal.Intent) bool { return scope[in.Resource.UID] },
+	}
+}
+
+// uidTags are the tags a create of the managed resource uid sends when the
+// adapter's Tagger wrote its tags: crossplane's plus the UID tag.
+func uidTags(kind, name string, uid types.UID) map[string]string {
+	t := fakecloudtest.CrossplaneTags(kind, name)
+	t[recovery.TagUID] = string(uid)
+	return t
+}
+
+// begin creates the managed resource obj as a crashed provider left it:
+// external-create-pending set, no external name, and a journal intent with
+// the lookup keys of the wrapper.
+func (e *env) begin(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
+	e.t.Helper()
+	return e.beginWith(ctx, obj, kind, keys, false)
+}
+
+// beginUIDTagged is begin for a create that sent the UID tag, as one whose
+// tags the adapter's Tagger wrote does.
+func (e *env) beginUIDTagged(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
+	e.t.Helper()
+	return e.beginWith(ctx, obj, kind, keys, true)
+}
+
+func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, keys map[string]string, uidTag bool) journal.Intent {
+	e.t.Helper()
+	if err := e.cluster.Client.Create(ctx, obj); err != nil {
+		e.t.Fatal(err)
+	}
+	lk := fakecloudtest.CrossplaneTags(kind, obj.GetName())
+	for k, v := range keys {
+		lk[k] = v
+	}
+	// What the create sends, recorded as the adapter's create path does.
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	args, err := recovery.RecordArgs(u, obj.GetGeneration())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	in, err := e.journal.Begin(ctx, journal.Intent{
+		Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
+		LookupKeys: lk,
+		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
+		UIDTag:     uidTag,
+		Args:       args,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.journal.MarkDispatched(ctx, in.Resource.UID, in.ID); err != nil {
+		e.t.Fatal(err)
+	}
+	a := obj.GetAnnotations()
+	if a == nil {
+		a = map[string]string{}
+	}
+	a[recovery.AnnotationExternalCreatePending] = time.Now().Format(time.RFC3339)
+	obj.SetAnnotations(a)
+	if err := e.cluster.Client.Update(ctx, obj); err != nil {
+		e.t.Fatal(err)
+	}
+	in, _ = e.journal.Get(ctx, in.Resource.UID)
+	return in
+}
+
+// deletedInFlight is a Network whose create made a cloud network tagged
+// with tagsFor(its UID) and which was then deleted while the intent was
+// unsettled: what the MR-deleted rows start from.
+func (e *env) deletedInFlight(ctx context.Context, name, cidr string, tagsFor func(types.UID) map[string]string) (*v1alpha1.Network, fakecloud.Network) {
+	e.t.Helper()
+	nw := testbed.NewNetwork(name, cidr)
+	e.begin(ctx, nw, "Network", nil)
+	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: cidr, Tags: tagsFor(nw.GetUID())})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := e.cluster.Client.Delete(ctx, nw); err != nil {
+		e.t.Fatal(err)
+	}
+	return nw, made
+}
+
+func (e *env) annotations(ctx context.Context, obj client.Object) map[string]string {
+	e.t.Helper()
+	if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		e.t.Fatal(err)
+	}
+	return obj.GetAnnotations()
+}
+
+func (e *env) state(ctx context.Context, uid types.UID) journal.State {
+	e.t.Helper()
+	in, err := e.journal.Get(ctx, string(uid))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return in.State
+}
+
+// eventReasons lists the reasons of the Events on the object called name.
+func (e *env) eventReasons(ctx context.Context, name string) []string {
+	var out []string
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		list, err := e.events.List(ctx, metav1.ListOptions{})
+		if err == nil {
+			out = out[:0]
+			for _, ev := range list.Items {
+				if ev.InvolvedObject.Name == name {
+					out = append(out, ev.Reason)
+				}
+			}
+			if len(out) > 0 {
+				return out
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return out
+}
+
+// outcomes summarises a report as outcome per resource name.
+// hasEvent waits up to 5 s for an Event with reason on the resource name:
+// Events are posted asynchronously, one after another.
+func (e *env) hasEvent(ctx context.Context, name, reason string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r := e.eventReasons(ctx, name)
+		if contains(r, reason) || time.Now().After(deadline) {
+			return contains(r, reason)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func outcomes(rep *recovery.Report) map[string][]recovery.Outcome {
+	out := map[string][]recovery.Outcome{}
+	for _, e := range rep.Entries {
+		out[e.Resource.Name] = append(out[e.Resource.Name], e.Outcome)
+	}
+	return out
+}
+
+func validate(t *testing.T, rep *recovery.Report) {
+	t.Helper()
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := recovery.ValidateReportJSON(b); err != nil {
+		t.Errorf("the report does not validate against its schema: %v", err)
+	}
+}
+
+// TestDecisionTable runs every row of docs/recovery.md against envtest, the
+// fake cloud process and a journal file.
+func TestDecisionTable(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	fc := e.cloud.Client
+	// Each row makes its own resources (its own names and zones), scopes
+	// its pass to them, and ends by checking that a second pass over them
+	// finds nothing left, so any row can run alone (-run
+	// TestDecisionTable/Name) and no row depends on another.
+	var resolved []types.UID // the UIDs the running row resolves
+	row := func(name string, f func(t *testing.T)) {
+		t.Run(name, func(t *testing.T) {
+			resolved = nil
+			f(t)
+			if t.Failed() {
+				return
+			}
+			if len(resolved) == 0 {
+				t.Fatal("the row resolved nothing")
+			}
+			rep, err := recovery.Run(ctx, e.options(resolved...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Summary.Total != 0 {
+				t.Errorf("a second pass found %d candidates, want 0: %+v", rep.Summary.Total, rep.Entries)
+			}
+		})
+	}
+
+	row("NothingFoundClears", func(t *testing.T) {
+		rs := testbed.NewRecordSet("clear-me", "zone-clear")
+		in := e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-clear", "name": "clear-me"})
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"clear-me": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, rs)
+		if _, ok := a[recovery.AnnotationExternalCreatePending]; ok {
+			t.Error("external-create-pending is still set: crossplane-runtime would stay stuck on 'cannot determine creation result'")
+		}
+		if _, ok := a[journal.AnnotationKey]; ok {
+			t.Error("the intent annotation is still set")
+		}
+		if got := e.state(ctx, rs.GetUID()); got != journal.StateCleared {
+			t.Errorf("journal state %s, want cleared (intent %s)", got, in.ID)
+		}
+	})
+
+	row("OneOursAdopts", func(t *testing.T) {
+		nw := testbed.NewNetwork("adopt-me", "10.1.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "adopt-me", CIDRBlock: "10.1.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "adopt-me")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"adopt-me": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationExternalName] != made.ID {
+			t.Errorf("external-name %q, want the adopted %q", a[recovery.AnnotationExternalName], made.ID)
+		}
+		if _, ok := a[recovery.AnnotationExternalCreatePending]; ok {
+			t.Error("external-create-pending is still set after adoption")
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateAdopted {
+			t.Errorf("journal state %s, want adopted", got)
+		}
+		// Crossplane tags with a creation time are a weak proof: the
+		// report says so, and that the arguments were checked (#29).
+		if f := rep.Entries[0].Found; len(f) != 1 || !f[0].Weak || f[0].Arguments != string(recovery.ArgsSame) || f[0].Proof != string(recovery.ProofTags) {
+			t.Errorf("found %+v, want one weak CrossplaneTags proof whose arguments match", f)
+		}
+		if r := e.eventReasons(ctx, "adopt-me"); !contains(r, recovery.EventAdopted) {
+			t.Errorf("events %v, want %s", r, recovery.EventAdopted)
+		}
+	})
+
+	row("AdoptionEventsLimited", func(t *testing.T) {
+		// Three adoptions on a strong proof (the UID tag) in a pass
+		// allowed one IntentAdopted Event: one is posted, and the report
+		// says two went without. A fourth, on the weak crossplane-tags
+		// proof, posts its Event whatever the budget (#29): it is the
+		// adoption an operator may want to check.
+		names := []string{"evt-adopt-0", "evt-adopt-1", "evt-adopt-2", "evt-adopt-weak"}
+		for i, name := range names {
+			nw := testbed.NewNetwork(name, fmt.Sprintf("10.9.%d.0/24", i))
+			tags := fakecloudtest.CrossplaneTags("Network", name)
+			if name == "evt-adopt-weak" {
+				e.begin(ctx, nw, "Network", nil)
+			} else {
+				e.beginUIDTagged(ctx, nw, "Network", nil)
+				tags[recovery.TagUID] = string(nw.GetUID())
+			}
+			resolved = append(resolved, nw.GetUID())
+			if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: fmt.Sprintf("10.9.%d.0/24", i), Tags: tags}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := e.options(resolved...)
+		o.Policy.AdoptionEvents = 1
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Adopted != 4 {
+			t.Fatalf("summary %+v, want 4 adopted", rep.Summary)
+		}
+		posted := func() (n int) {
+			list, err := e.events.List(ctx, metav1.ListOptions{})
+			if err != nil {
+				t.Fatalf("cannot list Events: %v", err)
+			}
+			for _, ev := range list.Items {
+				if slices.Contains(names, ev.InvolvedObject.Name) && ev.Reason == recovery.EventAdopted {
+					n++
+				}
+			}
+			return n
+		}
+		// Events arrive one after another: wait for the first, then give
+		// any other time to arrive before counting.
+		deadline := time.Now().Add(5 * time.Second)
+		for posted() == 0 && time.Now().Before(deadline) {
+			time.Sleep(50 * time.Millisecond)
+		}
+		time.Sleep(2 * time.Second)
+		if n := posted(); n != 2 {
+			t.Errorf("%d %s Events posted for 3 strong adoptions and 1 weak, want 2: 1 (Policy.AdoptionEvents) and the weak one", n, recovery.EventAdopted)
+		}
+		if !e.hasEvent(ctx, "evt-adopt-weak", recovery.EventAdopted) {
+			t.Errorf("the weak adoption's %s Event was withheld", recovery.EventAdopted)
+		}
+		want := []string{"2 adoptions have no IntentAdopted Event: a pass posts at most 1 (Policy.AdoptionEvents); each is in this report and in its resource's intentjournal.io/recovered annotation"}
+		if diff := cmp.Diff(want, rep.Source.Notes); diff != "" {
+			t.Errorf("report notes (-want +got):\n%s", diff)
+		}
+	})
+
+	row("NameKeyedOursAdopts", func(t *testing.T) {
+		rs := testbed.NewRecordSet("www-adopt", "zone-a")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-a", "name": "www-adopt"})
+		resolved = append(resolved, rs.GetUID())
+		made, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-a", Name: "www-adopt", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-adopt")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.annotations(ctx, rs)[recovery.AnnotationExternalName]; got != made.ID || rep.Summary.Adopted != 1 {
+			t.Errorf("external-name %q (summary %+v), want %q adopted: the 409 must be resolved, not retried", got, rep.Summary, made.ID)
+		}
+	})
+
+	row("NotOursConflicts", func(t *testing.T) {
+		// A same-name record created outside Crossplane: no crossplane tags.
+		foreign, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-c", Name: "www-taken", Type: "A", RRDatas: []string{"192.0.2.9"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-taken", "zone-c")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-c", "name": "www-taken"})
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"www-taken": {recovery.OutcomeConflict}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, rs)
+		if a[recovery.AnnotationPaused] != "true" {
+			t.Error("a conflicting MR must be paused")
+		}
+		if _, ok := a[recovery.AnnotationExternalName]; ok {
+			t.Error("a resource that is not ours was adopted")
+		}
+		if !strings.Contains(rep.Entries[0].Action, foreign.ID) {
+			t.Errorf("the action does not name the foreign resource %s: %q", foreign.ID, rep.Entries[0].Action)
+		}
+		if got := e.state(ctx, rs.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+		if !e.hasEvent(ctx, "www-taken", recovery.EventConflict) {
+			t.Errorf("no Event %s on www-taken", recovery.EventConflict)
+		}
+		if rep.NeedsAttention() != true {
+			t.Error("a conflict must need attention (CLI exit code 3)")
+		}
+	})
+
+	row("WeakProofArgsDifferConflicts", func(t *testing.T) {
+		// Issue #29: a network with this MR's crossplane tags, made after
+		// its create began (as another cluster's within the clock-skew
+		// allowance), with another CIDR. The create sent no UID tag, so
+		// only the weak crossplane-tags proof speaks for it, and the
+		// arguments differ: someone else's, never adopted or touched.
+		nw := testbed.NewNetwork("weak-differ", "10.5.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "weak-differ", CIDRBlock: "10.99.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "weak-differ")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonArgsDiffer {
+			t.Fatalf("report %+v, want one conflict, %s", rep.Entries, recovery.ReasonArgsDiffer)
+		}
+		want := []recovery.Found{{ID: theirs.ID, Tags: theirs.Tags, CreatedAt: theirs.CreatedAt, LookAlike: true, Arguments: string(recovery.ArgsDifferent), ArgumentsDiffer: []string{"cidrBlock"}}}
+		if diff := cmp.Diff(want, rep.Entries[0].Found, cmpopts.IgnoreFields(recovery.Found{}, "NotOurs")); diff != "" {
+			t.Errorf("found (-want +got):\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationPaused] != "true" {
+			t.Error("the MR must be paused: its reconciler would rewrite the network's CIDR")
+		}
+		if _, ok := a[recovery.AnnotationExternalName]; ok {
+			t.Error("a network that differs from the create was adopted")
+		}
+		if !e.hasEvent(ctx, "weak-differ", recovery.EventConflict) {
+			t.Errorf("no Warning Event %s on weak-differ", recovery.EventConflict)
+		}
+		if got, err := fc.GetNetwork(ctx, theirs.ID); err != nil || got.CIDRBlock != "10.99.0.0/16" || !cmp.Equal(got.Tags, theirs.Tags) {
+			t.Errorf("their network: %+v, %v; want it untouched", got, err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+	})
+
+	row("StrongProofArgsDifferAdopts", func(t *testing.T) {
+		// A network carrying this MR's UID tag is its own create's,
+		// whatever its arguments: drifted, and the provider corrects it.
+		nw := testbed.NewNetwork("strong-differ", "10.6.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		tags := fakecloudtest.CrossplaneTags("Network", "strong-differ")
+		tags[recovery.TagUID] = string(nw.GetUID())
+		ours, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "strong-differ", CIDRBlock: "10.66.0.0/16", Tags: tags})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"strong-differ": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got):\n%s", diff)
+		}
+		if f := rep.Entries[0].Found; len(f) != 1 || f[0].Weak || f[0].Proof != string(recovery.ProofUID) {
+			t.Errorf("found %+v, want one strong UIDTag proof", f)
+		}
+		if a := e.annotations(ctx, nw); a[recovery.AnnotationExternalName] != ours.ID {
+			t.Errorf("external-name %q, want %s", a[recovery.AnnotationExternalName], ours.ID)
+		}
+	})
+
+	row("SeveralAdoptsOldestReportsRest", func(t *testing.T) {
+		nw := testbed.NewNetwork("twice", "10.2.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		var ids []string
+		for range 3 {
+			n, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "twice", CIDRBlock: "10.2.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "twice")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, n.ID)
+			time.Sleep(5 * time.Millisecond)
+		}
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != ids[0] {
+			t.Errorf("adopted %q, want the oldest %q", got, ids[0])
+		}
+		if rep.Summary.Adopted != 1 || rep.Summary.Orphan != 2 {
+			t.Errorf("summary %+v, want 1 adopted and 2 orphans", rep.Summary)
+		}
+		var orphans []string
+		for _, en := range rep.Entries {
+			if en.Outcome == recovery.OutcomeOrphan {
+				orphans = append(orphans, en.Found[0].ID)
+			}
+		}
+		// The report is sorted by found ID, not by age: compare as sets.
+		slices.Sort(orphans)
+		later := slices.Sorted(slices.Values(ids[1:]))
+		if diff := cmp.Diff(later, orphans); diff != "" {
+			t.Errorf("orphans reported (-want +got):\n%s", diff)
+		}
+	})
+
+	row("DeletedMRIsOrphan", func(t *testing.T) {
+		nw, made := e.deletedInFlight(ctx, "gone", "10.3.0.0/16", func(types.UID) map[string]string { return fakecloudtest.CrossplaneTags("Network", "gone") })
+		resolved = append(resolved, nw.GetUID())
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Orphan != 1 || rep.Entries[0].Found[0].ID != made.ID {
+			t.Fatalf("report %+v, want the network %s reported as an orphan", rep.Summary, made.ID)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); err != nil {
+			t.Errorf("without the delete-orphans policy the orphan must stay: %v", err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateReported {
+			t.Errorf("journal state %s, want reported", got)
+		}
+	})
+
+	row("DeletedMROrphanDeletedUnderPolicy", func(t *testing.T) {
+		nw, made := e.deletedInFlight(ctx, "gone-delete", "10.4.0.0/16", func(uid types.UID) map[string]string { return uidTags("Network", "gone-delete", uid) })
+		resolved = append(resolved, nw.GetUID())
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		if _, err := recovery.Run(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); !errors.Is(err, fakecloud.ErrNotFound) {
+			t.Errorf("under delete-orphans an orphan proven by its UID tag must be deleted; GetNetwork: %v", err)
+		}
+	})
+
+	row("DeletedMRTagsOnlyOrphanKept", func(t *testing.T) {
+		// Crossplane tags alone never delete: any cluster with the same
+		// manifests writes the same ones.
+		nw, made := e.deletedInFlight(ctx, "gone-tags-only", "10.14.0.0/16", func(types.UID) map[string]string { return fakecloudtest.CrossplaneTags("Network", "gone-tags-only") })
+		resolved = append(resolved, nw.GetUID())
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Summary.Orphan != 1 || rep.Entries[0].Found[0].Proof != string(recovery.ProofTags) {
+			t.Errorf("report %+v, want one orphan proven by crossplane tags", rep.Entries)
+		}
+		if _, err := fc.GetNetwork(ctx, made.ID); err != nil {
+			t.Errorf("an orphan proven by crossplane tags alone was deleted: %v", err)
+		}
+	})
+
+	row("LookAlikeOnlyNameKeyedConflicts", func(t *testing.T) {
+		// Another cluster's RecordSet with this MR's name, zone and
+		// crossplane tags, made before the MR existed.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-la", Name: "www-la", Type: "A", RRDatas: []string{"192.0.2.7"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-la")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-la", "zone-la")
+		e.beginUIDTagged(ctx, rs, "RecordSet", map[string]string{"zone": "zone-la", "name": "www-la"})
+		resolved = append(resolved, rs.GetUID())
+		o := e.options(rs.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonLookAlike {
+			t.Fatalf("entries %+v, want one conflict %s", rep.Entries, recovery.ReasonLookAlike)
+		}
+		if f := rep.Entries[0].Found; len(f) != 1 || !f[0].LookAlike || f[0].Owned || f[0].NotOurs == "" {
+			t.Errorf("found %+v, want the look-alike marked not ours, with why", f)
+		}
+		if a := rep.Entries[0].Action; !strings.Contains(a, theirs.ID) || !strings.Contains(a, "Do not adopt") {
+			t.Errorf("action %q must name the look-alike and warn against adopting it", a)
+		}
+		a := e.annotations(ctx, rs)
+		if a[recovery.AnnotationPaused] != "true" || a[recovery.AnnotationExternalName] != "" {
+			t.Errorf("annotations %v: want paused and no external name", a)
+		}
+		if got, err := fc.GetRecordSet(ctx, theirs.ID); err != nil || got.ID != theirs.ID {
+			t.Errorf("the look-alike was touched: %v", err)
+		}
+		if !e.hasEvent(ctx, "www-la", recovery.EventConflict) {
+			t.Errorf("no Event %s on www-la", recovery.EventConflict)
+		}
+	})
+
+	row("LookAlikeBesideOursAdoptsOurs", func(t *testing.T) {
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: fakecloudtest.CrossplaneTags("Network", "vpc-la")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nw := testbed.NewNetwork("vpc-la", "10.6.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		ours, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la", Tags: uidTags("Network", "vpc-la", nw.GetUID())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Policy.DeleteOrphans = true
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != ours.ID {
+			t.Errorf("external-name %q, want our own %s, never the older look-alike %s", got, ours.ID, theirs.ID)
+		}
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got): the look-alike is no orphan of ours\n%s", diff)
+		}
+		look := map[string]bool{}
+		for _, f := range rep.Entries[0].Found {
+			look[f.ID] = f.LookAlike
+		}
+		if diff := cmp.Diff(map[string]bool{theirs.ID: true, ours.ID: false}, look); diff != "" {
+			t.Errorf("look-alike marks (-want +got):\n%s", diff)
+		}
+		if _, err := fc.GetNetwork(ctx, theirs.ID); err != nil {
+			t.Errorf("the look-alike was deleted under delete-orphans: %v", err)
+		}
+		if !e.hasEvent(ctx, "vpc-la", recovery.EventLookAlike) {
+			t.Errorf("no Event %s on vpc-la", recovery.EventLookAlike)
+		}
+	})
+
+	row("LookAlikeOnlyIDKeyedClears", func(t *testing.T) {
+		theirs, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "vpc-la2", Tags: fakecloudtest.CrossplaneTags("Network", "vpc-la2")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nw := testbed.NewNetwork("vpc-la2", "10.7.0.0/16")
+		e.beginUIDTagged(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la2": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+			t.Errorf("report (-want +got): a look-alike found by tags must not block our create\n%s", diff)
+		}
+		a := e.annotations(ctx, nw)
+		if a[recovery.AnnotationPaused] != "" || a[recovery.AnnotationExternalName] != "" || a[recovery.AnnotationExternalCreatePending] != "" {
+			t.Errorf("annotations %v: want the create free to run, nothing adopted", a)
+		}
+		if !strings.Contains(rep.Entries[0].Action, theirs.ID) {
+			t.Errorf("action %q does not name the look-alike %s", rep.Entries[0].Action, theirs.ID)
+		}
+		if !e.hasEvent(ctx, "vpc-la2", recovery.EventLookAlike) {
+			t.Errorf("no Event %s on vpc-la2", recovery.EventLookAlike)
+		}
+	})
+
+	row("NoIntentLookAlikeConflictIsRecorded", func(t *testing.T) {
+		// Killed before Begin: only crossplane-runtime's pending mark, on an
+		// MR whose spec carries its UID tag. The look-alike holding its key
+		// is a conflict, and the resource records it as reported, so a pass
+		// killed before its report leaves the reason on the resource.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-ni", Name: "www-ni", Type: "A", RRDatas: []string{"192.0.2.5"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-ni")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := testbed.NewRecordSet("www-ni", "zone-ni")
+		rs.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().Format(time.RFC3339)})
+		if err := e.cluster.Client.Create(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		rs.Spec.ForProvider.Tags = map[string]*string{recovery.TagUID: ptr(string(rs.GetUID()))}
+		if err := e.cluster.Client.Update(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		resolved = append(resolved, rs.GetUID())
+		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Entries) != 1 || rep.Entries[0].Reason != recovery.ReasonLookAlike {
+			t.Fatalf("entries %+v, want one %s conflict over %s", rep.Entries, recovery.ReasonLookAlike, theirs.ID)
+		}
+		a := e.annotations(ctx, rs)
+		in, has, err := journal.AnnotationIntent(a)
+		if a[recovery.AnnotationPaused] != "true" || !has || err != nil || in.State != journal.StateReported || in.Outcome.Reason != recovery.ReasonLookAlike {
+			t.Errorf("annotations %v (intent %+v, %v): want paused, and an intent annotation reported as %s", a, in, err, recovery.ReasonLookAlike)
+		}
+	})
+
+	row("PreUpgradeIntentOlderLookAlikeConflicts", func(t *testing.T) {
+		// An intent from before the UID tag: crossplane tags prove
+		// ownership only of a resource created after the create began.
+		theirs, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-old", Name: "www-old", Type: "A", RRDatas: []string{"192.0.2.8"}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "www-old")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+		rs := testbed.NewRecordSet("www-old", "zone-old")
+		e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-old", "name": "www-old"})
+		resolved = append(resolved, rs.GetUID())
+		o := e.options(rs.GetUID())
+		o.Policy.ClockSkew = time.Millisecond
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Entries) != 1 || rep.Entries[0].Reason != recovery.ReasonLookAlike || rep.Entries[0].ExternalName != "" {
+			t.Fatalf("entries %+v, want a %s conflict over %s", rep.Entries, recovery.ReasonLookAlike, theirs.ID)
+		}
+	})
+
+	row("LookupFailedStaysUnresolvedThenResolves", func(t *testing.T) {
+		nw := testbed.NewNetwork("flaky", "10.5.0.0/16")
+		e.begin(ctx, nw, "Network", nil)
+		resolved = append(resolved, nw.GetUID())
+		if err := fc.SetFaults(ctx, fakecloud.Faults{ErrorRate: fakecloud.Rates{Read: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		o := e.options(nw.GetUID())
+		o.Gate = recovery.NewGate()
+		rep, err := recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if rep.Summary.Unresolved != 1 || rep.Entries[0].Reason != recovery.ReasonLookupFailed {
+			t.Fatalf("report %+v %v, want one unresolved LookupFailed", rep.Summary, rep.Entries)
+		}
+		if err := o.Gate.Allow(nw.GetUID()); !errors.Is(err, recovery.ErrIntentUnresolved) {
+			t.Errorf("the gate must stay shut for an unresolved intent: %v", err)
+		}
+		if err := o.Gate.Allow("some-other-uid"); err != nil {
+			t.Errorf("the gate must be open for resources without intents after the scan: %v", err)
+		}
+		if got := e.state(ctx, nw.GetUID()); got != journal.StateDispatched {
+			t.Errorf("journal state %s: an unresolved intent must be kept", got)
+		}
+		if err := fc.SetFaults(ctx, fakecloud.Faults{}); err != nil {
+			t.Fatal(err)
+		}
+		rep, err = recovery.Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Summary.Cleared != 1 {
+			t.Errorf("after the cloud recovers the retry must resolve it: %+v", rep.Summary)
+		}
+		if err := o.Gate.Allow(nw.GetUID()); err != nil {
+			t.Errorf("the gate must open once resolved: %v", err)
+		}
+	})
+
+	row("ResolveObjectForTheCreatePath", func(t *testing.T) {
+		nw := testbed.NewNetwork("single", "10.10.0.0/16")
+		resolved = append(resolved, nw.GetUID())
+		e.begin(ctx, nw, "Network", nil)
+		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "single", CIDRBlock: "10.10.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "single")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := recovery.NewResolver(e.options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(fcrecovery.Kinds()[1])
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nw), u); err != nil {
+			t.Fatal(err)
+		}
+		entries, ok, err := r.ResolveObject(ctx, u)
+		if err != nil || !ok || len(entries) != 1 || entries[0].Outcome != recovery.OutcomeAdopted {
+			t.Fatalf("ResolveObject = %+v, %v, %v; want one adopted entry", entries, ok, err)
+		}
+		if diff := cmp.Diff([]string{recovery.SourceJournal, recovery.SourceAnnotation, recovery.SourceIncompleteCreate}[0:1], entries[0].Sources[0:1]); diff != "" {
+			t.Errorf("sources (-want +got):\n%s", diff)
+		}
+		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != made.ID {
+			t.Errorf("external-name %q, want %q", got, made.ID)
+		}
+		if _, ok, err := r.ResolveObject(ctx, u); ok || err != nil {
+			t.Errorf("a resolved resource has nothing left: ok %v err %v", ok, err)
+		}
+	})
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSelectorLimitsAnnotationScan: a label shard's pass sees only its own
+// shard's managed resources. Both RecordSets have an incomplete create and
+// no intent (annotation-only mode, no journal); only shard a's is resolved,
+// and shard b's is left exactly as it was.
+func TestSelectorLimitsAnnotationScan(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	objs := map[string]client.Object{}
+	for _, shard := range []string{"a", "b"} {
+		rs := testbed.NewRecordSet("sel-"+shard, "zone-sel")
+		rs.SetLabels(map[string]string{"intentjournal.io/shard": shard})
+		rs.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
+		if err := e.cluster.Client.Create(ctx, rs); err != nil {
+			t.Fatal(err)
+		}
+		objs[shard] = rs
+	}
+	before := e.annotations(ctx, objs["b"])
+	sel, err := labels.Parse("intentjournal.io/shard=a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := e.options()
+	o.Journal, o.Scope, o.Selector = nil, nil, sel
+	rep, err := recovery.Run(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	want := map[string][]recovery.Outcome{"sel-a": {recovery.OutcomeCleared}}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Errorf("outcomes with selector shard=a (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(before, e.annotations(ctx, objs["b"])); diff != "" {
+		t.Errorf("shard b's resource changed (-before +after):\n%s", diff)
+	}
+	if _, ok := e.annotations(ctx, objs["a"])[recovery.AnnotationExternalCreatePending]; ok {
+		t.Errorf("shard a's incomplete create was not cleared")
+	}
+}
+
+// TestResolvedPatchWakesReconciler: upjet providers filter their watch with
+// crossplane-runtime's DesiredStateChanged, which ignores changes to
+// external-create-pending. Every patch recovery makes must pass that filter,
+// or a reconciler that already gave up with "cannot determine creation
+// result" sleeps until the next cache resync (found by the crash matrix:
+// cleared incomplete creates stayed stuck).
+func TestResolvedPatchWakesReconciler(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	filter := xpresource.DesiredStateChanged()
+
+	cleared := testbed.NewRecordSet("wake-cleared", "zone-wake")
+	e.begin(ctx, cleared, "RecordSet", map[string]string{"zone": "zone-wake", "name": cleared.Name})
+	incomplete := testbed.NewRecordSet("wake-incomplete", "zone-wake")
+	incomplete.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
+	if err := e.cluster.Client.Create(ctx, incomplete); err != nil {
+		t.Fatal(err)
+	}
+	adopted := testbed.NewNetwork("wake-adopted", "10.0.0.0/16")
+	e.begin(ctx, adopted, "Network", nil)
+	if _, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: adopted.Name, CIDRBlock: "10.0.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", adopted.Name)}); err != nil {
+		t.Fatal(err)
+	}
+	conflict := testbed.NewRecordSet("wake-conflict", "zone-wake")
+	if _, err := e.cloud.Client.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-wake", Name: conflict.Name, Type: "A", RRDatas: []string{"192.0.2.1"}}); err != nil {
+		t.Fatal(err)
+	}
+	e.begin(ctx, conflict, "RecordSet", map[string]string{"zone": "zone-wake", "name": conflict.Name})
+
+	objs := []client.Object{cleared, incomplete, adopted, conflict}
+	before := map[string]client.Object{}
+	uids := make([]types.UID, 0, len(objs))
+	for _, o := range objs {
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(o), o); err != nil {
+			t.Fatal(err)
+		}
+		before[o.GetName()] = o.DeepCopyObject().(client.Object)
+		uids = append(uids, o.GetUID())
+	}
+	opts := e.options(uids...)
+	scope := opts.Scope
+	// The incomplete create has no intent, so no UID in the journal's
+	// scope: let it through by name.
+	opts.Scope = func(in journal.Intent) bool { return scope(in) || in.Resource.Name == incomplete.Name }
+	rep, err := recovery.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	want := map[string][]recovery.Outcome{
+		"wake-cleared": {recovery.OutcomeCleared}, "wake-incomplete": {recovery.OutcomeCleared},
+		"wake-adopted": {recovery.OutcomeAdopted}, "wake-conflict": {recovery.OutcomeConflict},
+	}
+	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
+		t.Fatalf("outcomes (-want +got):\n%s", diff)
+	}
+	for _, o := range objs {
+		after := o.DeepCopyObject().(client.Object)
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(after), after); err != nil {
+			t.Fatal(err)
+		}
+		if !filter.Update(event.UpdateEvent{ObjectOld: before[o.GetName()], ObjectNew: after}) {
+			t.Errorf("%s: recovery's patch does not pass DesiredStateChanged; its reconciler is not woken.\nbefore: %v\nafter:  %v",
+				o.GetName(), before[o.GetName()].GetAnnotations(), after.GetAnnotations())
+		}
+		if !strings.HasPrefix(after.GetAnnotations()[recovery.AnnotationRecovered], string(want[o.GetName()][0])+" ") {
+			t.Errorf("%s: %s = %q, want %q and a time", o.GetName(), recovery.AnnotationRecovered,
+				after.GetAnnotations()[recovery.AnnotationRecovered], want[o.GetName()][0])
+		}
+	}
+}
+
+func ptr(s string) *string { return &s }

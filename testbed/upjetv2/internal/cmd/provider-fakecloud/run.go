@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+	"time"
+
+	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/ratelimiter"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
+	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
+	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
+	"github.com/go-logr/zapr"
+	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/strategy"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/clients"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller"
+	controllercluster "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/cluster"
+	controllernamespaced "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/namespaced"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fwprovider"
+)
+
+// What the v2 line's provider-fakecloud adds to package providercmd: its
+// own flags, the managed kinds of both scopes, and the manager's setup.
+
+// lineOptions holds the flags only this line has.
+type lineOptions struct {
+	// deterministicExternalName sets crossplane-runtime's
+	// WithDeterministicExternalName on every managed reconciler
+	// (crossplane-runtime v1 has no such option).
+	deterministicExternalName bool
+	// noUIDTag (--uid-tag=false) makes the provider tag with upjet's own
+	// config.TagInitializer, crossplane's tags alone, as a provider that
+	// has not adopted intentjournal's tagger does, instead of
+	// upjetv2.TagInitializer, which adds the managed resource's UID.
+	// Recovery then proves a tagged resource ours only by crossplane tags
+	// and a creation time, a weak proof (docs/recovery.md, Ownership).
+	noUIDTag bool
+}
+
+// addFlags registers the line's flags on fs.
+func (l *lineOptions) addFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&l.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
+	fs.BoolFunc("uid-tag", "With --journal or --annotation-only, tag with intentjournal's tagger, which adds the managed resource's UID (the default); --uid-tag=false tags with upjet's own, crossplane's tags alone (recovery then proves ownership only weakly).", func(v string) error {
+		on, err := strconv.ParseBool(v)
+		l.noUIDTag = !on
+		return err
+	})
+}
+
+// managedObjects are the managed kinds a label shard's cache selects:
+// both scopes.
+func managedObjects() []client.Object {
+	return []client.Object{
+		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
+		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{}, &namespacedv1alpha1.Record{},
+		&namespacedv1alpha1.Bucket{},
+	}
+}
+
+// run builds the controller manager with the controllers of both scopes
+// (RecordSet, Network, the namespaced Address, Record and Bucket, and the
+// provider config kinds of each) and runs it
+// until ctx is done. A cancelled ctx is a clean shutdown, not an error.
+//
+// Unlike upjet v2's generated main.go it does not gate the controllers on
+// their CRDs (SafeStart): the test bed installs every CRD before the
+// provider starts.
+func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptions) error {
+	lr := zapr.NewLogger(zl)
+	ctrl.SetLogger(lr)
+	log := logging.NewLogrLogger(lr)
+
+	cfg, err := providercmd.RestConfig(o.Kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = float32(o.KubeQPS), o.KubeBurst
+	if o.LogAPIWrites {
+		cfg.WrapTransport = providercmd.LogWrites(zl.Named("api-writes"))
+	}
+
+	so, err := providercmd.NewScaleOut(cfg, o, zl, managedObjects())
+	if err != nil {
+		return err
+	}
+	// The scheme knows the managed kinds before the manager is built: a
+	// label shard's cache options name them.
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
+	}
+	if err := apis.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		LeaderElection:                      o.LeaderElection,
+		LeaderElectionID:                    providercmd.LeaderElectionID,
+		LeaderElectionNamespace:             o.LeaderElectionNamespace,
+		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
+		LeaderElectionResourceLockInterface: so.Lock,
+		LeaderElectionReleaseOnCancel:       so.Lock != nil,
+		LeaseDuration:                       ptr.To(o.Scale.LeaseDuration),
+		RenewDeadline:                       ptr.To(o.Scale.LeaseDuration * 5 / 6),
+		RetryPeriod:                         ptr.To(min(2*time.Second, o.Scale.LeaseDuration/4)),
+		Scheme:                              scheme,
+		Cache:                               cache.Options{SyncPeriod: &o.SyncPeriod, ByObject: so.ByObject},
+		Metrics:                             metricsserver.Options{BindAddress: o.MetricsBindAddress},
+		PprofBindAddress:                    o.PprofBindAddress,
+		HealthProbeBindAddress:              "0",
+	})
+	if err != nil {
+		return fmt.Errorf("cannot create controller manager: %w", err)
+	}
+
+	metricRecorder := managed.NewMRMetricRecorder()
+	stateMetrics := statemetrics.NewMRStateMetrics()
+	if err := metrics.Registry.Register(metricRecorder); err != nil {
+		return fmt.Errorf("cannot register managed resource metrics: %w", err)
+	}
+	if err := metrics.Registry.Register(stateMetrics); err != nil {
+		return fmt.Errorf("cannot register managed resource state metrics: %w", err)
+	}
+	// One set of options per scope, as upjet v2's main.go builds
+	// clusterOpts and namespacedOpts; they differ in the provider
+	// configuration, whose resources carry each scope's group.
+	scopeOptions := func(provider *ujconfig.Provider) tjcontroller.Options {
+		opts := tjcontroller.Options{
+			Options: xpcontroller.Options{
+				Logger:                  log,
+				GlobalRateLimiter:       ratelimiter.NewGlobal(o.MaxReconcileRate),
+				PollInterval:            o.PollInterval,
+				MaxConcurrentReconciles: o.MaxReconcileRate,
+				Features:                &feature.Flags{},
+				MetricOptions: &xpcontroller.MetricOptions{
+					PollStateMetricInterval: o.PollStateMetricInterval,
+					MRMetrics:               metricRecorder,
+					MRStateMetrics:          stateMetrics,
+				},
+			},
+			Provider:              provider,
+			OperationTrackerStore: tjcontroller.NewOperationStore(log),
+			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
+		}
+		if o.EnableManagementPolicies {
+			opts.Features.Enable(feature.EnableBetaManagementPolicies)
+		}
+		return opts
+	}
+	// intentjournal: its tagger writes crossplane's tags, namespace
+	// included (upjet v2.3.0's drops it), and the MR's UID.
+	var popts []config.Option
+	if o.Intents() && !l.noUIDTag {
+		popts = append(popts, config.WithTagger(upjetv2.TagInitializer))
+	}
+	clusterProvider, err := config.GetProvider(popts...)
+	if err != nil {
+		return fmt.Errorf("cannot build upjet provider configuration: %w", err)
+	}
+	namespacedProvider, err := config.GetProviderNamespaced(popts...)
+	if err != nil {
+		return fmt.Errorf("cannot build namespaced upjet provider configuration: %w", err)
+	}
+	// intentjournal: open the journal (taking its lock) and add the
+	// recovery pass before the manager starts, with the finders derived
+	// from both scopes' upjet configuration: the Record's ID template
+	// (and its key probe, which proves a Record ours after a crash), and
+	// the fake cloud's inventory for the tagged kinds. The Bucket, named
+	// by its external name, needs neither: it is observed by name.
+	var ij *upjetv2.Adapter
+	if o.Intents() {
+		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: config.RecordIDTemplate})
+		if err != nil {
+			return fmt.Errorf("cannot parse the ID templates: %w", err)
+		}
+		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
+			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
+			upjetv2.WithTemplates(templates), upjetv2.WithInventory(controller.RecoveryInventory(mgr.GetClient())),
+			// The RecordSet is unique by zone and name, though the cloud
+			// assigns its ID: upjet's configuration cannot say so.
+			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
+			// The Record has no tags: what its create's key probe saw free
+			// proves it ours after a crash, unless another managed
+			// resource in any shard claims the same key.
+			upjetv2.WithVacantKeys(mgr.GetAPIReader()),
+			upjetv2.WithFindersLogger(lr))
+		if err != nil {
+			return err
+		}
+		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
+			JournalPath:           o.Journal,
+			AnnotationOnly:        o.AnnotationOnly,
+			Replica:               so.Owner.Replica,
+			Shard:                 so.Owner.Shard,
+			Epoch:                 so.Owner.Epoch,
+			Scope:                 so.Scope,
+			Selector:              so.Selector,
+			CreateLocker:          so.Locker,
+			RecoveryInterval:      so.Interval,
+			Owns:                  so.Owns,
+			RecoveryAfter:         so.RecoveryAfter,
+			OwnsRecheck:           o.Scale.LeaseDuration / 3,
+			RecoveryRetryInterval: o.Scale.RecoveryRetry,
+			ReconcileTimeout:      o.ReconcileTimeout,
+			Kinds:                 finders.Kinds,
+			Finders:               finders.Finders,
+			KeyProbes:             finders.Probes,
+			Deleters:              controller.RecoveryDeleters(mgr.GetClient()),
+			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
+			ReportPath:            o.RecoveryReport,
+			Logger:                lr,
+			BeginHook:             providercmd.BeginFailpoint(),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if so.Buckets != nil {
+		// A bucket acquired mid-run holds resources this process's
+		// controllers may hold no request for: requeue them.
+		so.Buckets.OnAcquire = ij.RequeueBucket(ctx, so.Buckets.BucketOf)
+		if err := mgr.Add(so.Buckets); err != nil {
+			return fmt.Errorf("cannot add the bucket leases: %w", err)
+		}
+	}
+	// With --hold-controllers the managed controllers start after the
+	// first recovery pass.
+	cmgr := mgr
+	if o.HoldControllers { // a nil ij (no journal) holds nothing
+		cmgr = ij.HoldUntilRecovered(mgr)
+	}
+	if err := controllercluster.SetupWithJournal(cmgr, scopeOptions(clusterProvider), ij, l.deterministicExternalName); err != nil {
+		return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
+	}
+	if err := controllernamespaced.SetupWithJournal(cmgr, scopeOptions(namespacedProvider), ij, l.deterministicExternalName); err != nil {
+		return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
+	}
+
+	zl.Info("Starting provider",
+		zap.Duration("sync-period", o.SyncPeriod),
+		zap.Duration("poll-interval", o.PollInterval),
+		zap.Int("max-reconcile-rate", o.MaxReconcileRate),
+		zap.Bool("leader-election", o.LeaderElection),
+		zap.String("journal", o.Journal),
+		zap.Bool("annotation-only", o.AnnotationOnly),
+		zap.Bool("deterministic-external-name", l.deterministicExternalName),
+		zap.Stringer("owner", so.Owner),
+		zap.String("shard-name", o.Scale.ShardName),
+		zap.Int("buckets", o.Scale.Buckets),
+		zap.Bool("create-lease", o.Scale.CreateLease),
+		zap.String("leader-election-lease", so.LockName),
+		zap.String("host", cfg.Host))
+	if err := mgr.Start(ctx); err != nil {
+		// A graceful stop that ran out of time: say what still runs,
+		// and whether it is controller-runtime's priority queue.
+		if errors.Is(err, context.DeadlineExceeded) && providercmd.PriorityQueueHang(providercmd.DumpGoroutines(zl)) {
+			return fmt.Errorf("cannot stop the controller manager: %w", providercmd.ErrPriorityQueueHang)
+		}
+		return fmt.Errorf("cannot run controller manager: %w", err)
+	}
+	return nil
+}
