@@ -64,7 +64,7 @@ func (k *Kind) begin(ctx context.Context, mg client.Object, in journal.Intent) (
 // nothing is written here: the outcome becomes durable when the external
 // name is patched and the annotation dropped (bind), and until then the
 // annotation stays unsettled for Observe or recovery to finish.
-func (a *Adapter) record(ctx context.Context, in journal.Intent, o journal.Outcome) (journal.Intent, error) {
+func (a *Adapter) record(ctx context.Context, in journal.Intent, o journal.Settlement) (journal.Intent, error) {
 	if a.j != nil {
 		return a.j.Settle(ctx, in.Resource.UID, in.ID, o)
 	}

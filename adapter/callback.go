@@ -56,7 +56,7 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 		return
 	}
 	class := k.a.classifier.Classify(cerr)
-	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: errorMessage(cerr)}); err != nil {
+	if _, err := k.settle(ctx, in, journal.Settlement{State: journal.StateFailed, ErrorClass: class, Message: errorMessage(cerr)}); err != nil {
 		k.a.log.Warn("cannot record a failed create; recovery will look it up", append(k.fields(in), zap.Error(err))...)
 		return
 	}

@@ -47,7 +47,7 @@ func (k *Kind) Observed(ctx context.Context, mg client.Object) {
 	if cur, gerr := k.a.get(ctx, string(mg.GetUID())); gerr == nil && cur.Unsettled() {
 		in = cur
 		if in.State != journal.StateSucceeded {
-			if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: name}); serr != nil {
+			if _, serr := k.settle(ctx, in, journal.Settlement{State: journal.StateSucceeded, ExternalName: name}); serr != nil {
 				k.a.log.Warn("cannot settle an observed create", append(k.fields(in), zap.Error(serr))...)
 				return
 			}
@@ -67,7 +67,7 @@ func (k *Kind) Observed(ctx context.Context, mg client.Object) {
 	mg.SetResourceVersion(rv)
 	mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
 	if in.Unsettled() {
-		if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: name}); serr != nil {
+		if _, serr := k.settle(ctx, in, journal.Settlement{State: journal.StateSettled, ExternalName: name}); serr != nil {
 			k.a.log.Warn("cannot settle an observed create", append(k.fields(in), zap.Error(serr))...)
 		}
 	}
@@ -141,7 +141,7 @@ func (k *Kind) Create(ctx context.Context, mg client.Object, dispatch func(conte
 	if err != nil {
 		// Nothing was dispatched: the intent is settled as rejected so the
 		// next attempt may begin again.
-		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
+		_, _ = k.settle(ctx, in, journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
 		return wrap(err, errAnnotate)
 	}
 	// crossplane-runtime persists every annotation with its critical
@@ -164,19 +164,19 @@ func (k *Kind) Create(ctx context.Context, mg client.Object, dispatch func(conte
 			k.a.log.Info("async create not started", append(k.fields(in), zap.Error(err))...)
 			f.release()
 		}
-		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
+		_, _ = k.settle(ctx, in, journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: err.Error()})
 	case err != nil && async:
 		// upjet's async Create returns the error of the previous
 		// operation (LastOperation keeps it until an Observe clears it)
 		// even though it has started this one: the callback settles it.
 	case err != nil:
 		class := k.a.classifier.Classify(err)
-		_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateFailed, ErrorClass: class, Message: err.Error()})
+		_, _ = k.settle(ctx, in, journal.Settlement{State: journal.StateFailed, ErrorClass: class, Message: err.Error()})
 	case !async:
 		// A synchronous client has finished the create.
 		if n := ExternalName(mg); n != "" {
-			if _, serr := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: n}); serr == nil {
-				_, _ = k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: n})
+			if _, serr := k.settle(ctx, in, journal.Settlement{State: journal.StateSucceeded, ExternalName: n}); serr == nil {
+				_, _ = k.settle(ctx, in, journal.Settlement{State: journal.StateSettled, ExternalName: n})
 				mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
 			}
 		}
@@ -266,7 +266,7 @@ func (k *Kind) earlier(ctx context.Context, mg client.Object) (bool, error) {
 		return false, nil
 	case prev.Owner.Epoch == k.a.owner.Epoch && prev.State == journal.StateFailed && prev.Outcome.ErrorClass == journal.ErrorClassRejected:
 		// This process saw the cloud refuse it: nothing was made.
-		if _, err := k.settle(ctx, prev, journal.Outcome{State: journal.StateSettled}); err != nil {
+		if _, err := k.settle(ctx, prev, journal.Settlement{State: journal.StateSettled}); err != nil {
 			return true, wrap(err, errSettleEarlier)
 		}
 		return false, nil

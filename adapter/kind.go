@@ -135,7 +135,7 @@ func (k *Kind) fields(in journal.Intent) []zap.Field {
 }
 
 // settle records an outcome and counts it.
-func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Outcome) (journal.Intent, error) {
+func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Settlement) (journal.Intent, error) {
 	out, err := k.a.record(ctx, in, o)
 	if err != nil {
 		return out, fmt.Errorf("cannot settle intent %s as %s: %w", in.ID, o.State, err)
@@ -244,7 +244,7 @@ const cacheWait = 5 * time.Second
 // finish settles a succeeded create: succeeded with the external name
 // (durable first), then the patch, then settled.
 func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
-	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
+	if _, err := k.settle(ctx, in, journal.Settlement{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
@@ -252,7 +252,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.Namespac
 	if err != nil {
 		return "", err
 	}
-	if _, err := k.settle(ctx, in, journal.Outcome{State: journal.StateSettled, ExternalName: externalName}); err != nil {
+	if _, err := k.settle(ctx, in, journal.Settlement{State: journal.StateSettled, ExternalName: externalName}); err != nil {
 		return rv, err
 	}
 	return rv, nil

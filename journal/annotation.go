@@ -150,7 +150,7 @@ func DecodeAnnotation(s string) (Intent, error) {
 		in.Args = Arguments{Digest: a.Args.Digest, Generation: a.Args.Generation}
 	}
 	if a.Outcome != nil {
-		in.Outcome = Outcome{ExternalName: a.Outcome.ExternalName, ErrorClass: a.Outcome.ErrorClass, Reason: a.Outcome.Reason}
+		in.Outcome = Settlement{ExternalName: a.Outcome.ExternalName, ErrorClass: a.Outcome.ErrorClass, Reason: a.Outcome.Reason}
 	}
 	return in, nil
 }

@@ -18,7 +18,7 @@ func annotationView(in Intent) Intent {
 		SchemaVersion: SchemaVersion, ID: in.ID, State: in.State, ExternalName: in.ExternalName,
 		Owner: in.Owner, Attempt: in.Attempt, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt,
 		LookupKeys: in.LookupKeys,
-		Outcome:    Outcome{ExternalName: in.Outcome.ExternalName, ErrorClass: in.Outcome.ErrorClass, Reason: in.Outcome.Reason},
+		Outcome:    Settlement{ExternalName: in.Outcome.ExternalName, ErrorClass: in.Outcome.ErrorClass, Reason: in.Outcome.Reason},
 	}
 }
 

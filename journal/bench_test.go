@@ -89,7 +89,7 @@ func BenchmarkBeginSettle(b *testing.B) {
 				if err != nil {
 					return err
 				}
-				_, err = j.Settle(ctx, uid, in.ID, Outcome{State: StateSucceeded, ExternalName: "rs-" + uid})
+				_, err = j.Settle(ctx, uid, in.ID, Settlement{State: StateSucceeded, ExternalName: "rs-" + uid})
 				return err
 			})
 		})

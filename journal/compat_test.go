@@ -43,16 +43,16 @@ func writeV1Journal(t *testing.T) {
 		if err := j.MarkDispatched(ctx, uid, in.ID); err != nil {
 			t.Fatal(err)
 		}
-		var path []Outcome
+		var path []Settlement
 		switch s {
 		case StateSucceeded:
-			path = []Outcome{{State: StateSucceeded, ExternalName: "rs-1"}}
+			path = []Settlement{{State: StateSucceeded, ExternalName: "rs-1"}}
 		case StateFailed:
-			path = []Outcome{{State: StateFailed, ErrorClass: ErrorClassConflict, Message: "already exists"}}
+			path = []Settlement{{State: StateFailed, ErrorClass: ErrorClassConflict, Message: "already exists"}}
 		case StateSettled:
-			path = []Outcome{{State: StateSucceeded, ExternalName: "rs-2"}, {State: StateSettled}}
+			path = []Settlement{{State: StateSucceeded, ExternalName: "rs-2"}, {State: StateSettled}}
 		case StateCleared, StateAdopted, StateReported:
-			path = []Outcome{{State: s, ExternalName: "rs-3", Reason: "Fixture"}}
+			path = []Settlement{{State: s, ExternalName: "rs-3", Reason: "Fixture"}}
 		}
 		for _, o := range path {
 			if _, err := j.Settle(ctx, uid, in.ID, o); err != nil {

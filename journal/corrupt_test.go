@@ -23,7 +23,7 @@ func buildJournal(t *testing.T, n int) string {
 			t.Fatal(err)
 		}
 		if i%3 == 0 {
-			if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateSucceeded, ExternalName: "rs-" + uid}); err != nil {
+			if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateSucceeded, ExternalName: "rs-" + uid}); err != nil {
 				t.Fatal(err)
 			}
 		}

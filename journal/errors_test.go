@@ -240,7 +240,7 @@ func TestErrorsWrapSentinels(t *testing.T) {
 			reason: "settling to a non-terminal state is an invalid transition",
 			op: func(t *testing.T) error {
 				j, in := failingCommit(t)
-				_, err := j.Settle(ctx, uid, in.ID, Outcome{State: StatePending})
+				_, err := j.Settle(ctx, uid, in.ID, Settlement{State: StatePending})
 				return err
 			},
 			want: ErrInvalidTransition,
@@ -249,7 +249,7 @@ func TestErrorsWrapSentinels(t *testing.T) {
 			reason: "Settle on a closed journal",
 			op: func(t *testing.T) error {
 				j, in := closed(t)
-				_, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateCleared})
+				_, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateCleared})
 				return err
 			},
 			want: ErrClosed,
@@ -258,7 +258,7 @@ func TestErrorsWrapSentinels(t *testing.T) {
 			reason: "Settle on a read-only journal",
 			op: func(t *testing.T) error {
 				j, in := readOnly(t)
-				_, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateCleared})
+				_, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateCleared})
 				return err
 			},
 			want: ErrReadOnly,
@@ -267,7 +267,7 @@ func TestErrorsWrapSentinels(t *testing.T) {
 			reason: "Settle whose commit the disk fails",
 			op: func(t *testing.T) error {
 				j, in := failingCommit(t)
-				_, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateCleared})
+				_, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateCleared})
 				return err
 			},
 			want: ErrIO, cause: syscall.EIO,
@@ -357,7 +357,7 @@ func TestErrorsWrapSentinels(t *testing.T) {
 			op: func(t *testing.T) error {
 				j, in := failingCommit(t)
 				j.testHookBeforeCommit = nil
-				if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateCleared}); err != nil {
+				if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateCleared}); err != nil {
 					t.Fatal(err)
 				}
 				j.testHookBeforeCommit = func() error { return &fs.PathError{Op: "fdatasync", Path: j.path, Err: syscall.EIO} }

@@ -42,7 +42,7 @@ func goldenIntent() Intent {
 	in.SchemaVersion = SchemaVersion
 	in.ID = fixedID
 	in.State = StateSucceeded
-	in.Outcome = Outcome{ExternalName: "rs-00c0ffee00c0ffee"}
+	in.Outcome = Settlement{ExternalName: "rs-00c0ffee00c0ffee"}
 	in.Attempt = 2
 	in.CreatedAt = t0
 	in.UpdatedAt = t0.Add(3 * time.Second)

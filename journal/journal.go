@@ -366,7 +366,7 @@ func (j *Journal) MarkDispatched(ctx context.Context, uid string, id ID) error {
 // o.State. Settling again with the same state and external name is a no-op
 // that returns the stored intent, so retries after a crash are safe. An
 // empty o.ExternalName keeps the external name recorded earlier.
-func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Outcome) (Intent, error) {
+func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Settlement) (Intent, error) {
 	o.Message = truncateMessage(o.Message)
 	if !o.State.Valid() || o.State == StatePending || o.State == StateDispatched {
 		return Intent{}, wrapOp("settle "+uid, fmt.Errorf("%w: cannot settle to %q", ErrInvalidTransition, o.State))
@@ -383,7 +383,7 @@ func (j *Journal) Settle(ctx context.Context, uid string, id ID, o Outcome) (Int
 			return false, fmt.Errorf("%w: %s -> %s", ErrInvalidTransition, cur.State, o.State)
 		}
 		cur.State = o.State
-		cur.Outcome = Outcome{ExternalName: en, ErrorClass: o.ErrorClass, Message: o.Message, Reason: o.Reason}
+		cur.Outcome = Settlement{ExternalName: en, ErrorClass: o.ErrorClass, Message: o.Message, Reason: o.Reason}
 		return true, nil
 	})
 	if err != nil {

@@ -18,7 +18,7 @@ func TestLifecycle(t *testing.T) {
 	ctx := context.Background()
 	type step struct {
 		op   string // begin, dispatch, settle
-		out  Outcome
+		out  Settlement
 		want State
 		err  error
 	}
@@ -30,29 +30,29 @@ func TestLifecycle(t *testing.T) {
 			{op: "begin", want: StatePending},
 			{op: "dispatch", want: StateDispatched},
 			{op: "dispatch", want: StateDispatched},
-			{op: "settle", out: Outcome{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
-			{op: "settle", out: Outcome{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
-			{op: "settle", out: Outcome{State: StateSettled}, want: StateSettled},
+			{op: "settle", out: Settlement{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
+			{op: "settle", out: Settlement{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
+			{op: "settle", out: Settlement{State: StateSettled}, want: StateSettled},
 		}},
 		"ConflictAdopted": {"a 409 is resolved by recovery, not retried", []step{
 			{op: "begin", want: StatePending},
 			{op: "dispatch", want: StateDispatched},
-			{op: "settle", out: Outcome{State: StateFailed, ErrorClass: ErrorClassConflict, Message: "already exists"}, want: StateFailed},
-			{op: "settle", out: Outcome{State: StateAdopted, ExternalName: "rs-9", Reason: "AdoptedByTags"}, want: StateAdopted},
+			{op: "settle", out: Settlement{State: StateFailed, ErrorClass: ErrorClassConflict, Message: "already exists"}, want: StateFailed},
+			{op: "settle", out: Settlement{State: StateAdopted, ExternalName: "rs-9", Reason: "AdoptedByTags"}, want: StateAdopted},
 		}},
 		"NothingCreated": {"recovery clears an intent under which nothing was created", []step{
 			{op: "begin", want: StatePending},
-			{op: "settle", out: Outcome{State: StateCleared}, want: StateCleared},
+			{op: "settle", out: Settlement{State: StateCleared}, want: StateCleared},
 			{op: "dispatch", err: ErrInvalidTransition, want: StateCleared},
 		}},
 		"NoClearAfterSuccess": {"a created resource cannot be cleared: that would leak it", []step{
 			{op: "begin", want: StatePending},
-			{op: "settle", out: Outcome{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
-			{op: "settle", out: Outcome{State: StateCleared}, err: ErrInvalidTransition, want: StateSucceeded},
+			{op: "settle", out: Settlement{State: StateSucceeded, ExternalName: "rs-1"}, want: StateSucceeded},
+			{op: "settle", out: Settlement{State: StateCleared}, err: ErrInvalidTransition, want: StateSucceeded},
 		}},
 		"SettleToPending": {"settle never moves backwards", []step{
 			{op: "begin", want: StatePending},
-			{op: "settle", out: Outcome{State: StatePending}, err: ErrInvalidTransition, want: StatePending},
+			{op: "settle", out: Settlement{State: StatePending}, err: ErrInvalidTransition, want: StatePending},
 		}},
 	}
 	for name, tc := range cases {
@@ -99,7 +99,7 @@ func TestBeginRefusesUnsettled(t *testing.T) {
 	if !errors.As(err, &ue) || ue.Existing.ID != first.ID {
 		t.Fatalf("second Begin on an unsettled UID: got %v, want *UnsettledError naming %s", err, first.ID)
 	}
-	if _, err := j.Settle(ctx, "u1", first.ID, Outcome{State: StateCleared}); err != nil {
+	if _, err := j.Settle(ctx, "u1", first.ID, Settlement{State: StateCleared}); err != nil {
 		t.Fatal(err)
 	}
 	second, err := j.Begin(ctx, intentFor("u1"))
@@ -110,10 +110,10 @@ func TestBeginRefusesUnsettled(t *testing.T) {
 		t.Errorf("second intent: attempt %d id %s; want attempt 2 and a new id", second.Attempt, second.ID)
 	}
 	// A late callback for the first intent must not touch the second.
-	if _, err := j.Settle(ctx, "u1", first.ID, Outcome{State: StateSucceeded, ExternalName: "late"}); !errors.Is(err, ErrStale) {
+	if _, err := j.Settle(ctx, "u1", first.ID, Settlement{State: StateSucceeded, ExternalName: "late"}); !errors.Is(err, ErrStale) {
 		t.Errorf("Settle with a superseded intent id: got %v, want ErrStale", err)
 	}
-	if _, err := j.Settle(ctx, "nope", first.ID, Outcome{State: StateSettled}); !errors.Is(err, ErrNotFound) {
+	if _, err := j.Settle(ctx, "nope", first.ID, Settlement{State: StateSettled}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Settle of an unknown uid: got %v, want ErrNotFound", err)
 	}
 	if _, err := j.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
@@ -162,7 +162,7 @@ func TestUnsettledStreamsAndAllowsWrites(t *testing.T) {
 				return
 			}
 			if i%3 == 0 {
-				if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateCleared}); err != nil {
+				if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateCleared}); err != nil {
 					t.Error(err)
 				}
 			}
@@ -181,7 +181,7 @@ func TestUnsettledStreamsAndAllowsWrites(t *testing.T) {
 		got[in.Resource.UID] = true
 		// Settling inside the loop must not deadlock: no transaction is
 		// held while the loop body runs.
-		if _, err := j.Settle(ctx, in.Resource.UID, in.ID, Outcome{State: StateReported}); err != nil {
+		if _, err := j.Settle(ctx, in.Resource.UID, in.ID, Settlement{State: StateReported}); err != nil {
 			t.Fatalf("Settle inside the iteration: %v", err)
 		}
 	}
@@ -236,7 +236,7 @@ func TestCompact(t *testing.T) {
 			t.Fatal(err)
 		}
 		if s != StatePending {
-			if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: s}); err != nil {
+			if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: s}); err != nil {
 				t.Fatal(err)
 			}
 		}

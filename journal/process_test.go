@@ -80,7 +80,7 @@ func childChurn(path string) {
 				out.printf("B %s %s", uid, in.ID)
 				switch i % 4 {
 				case 1:
-					if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateSucceeded, ExternalName: "rs-" + uid}); err != nil {
+					if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateSucceeded, ExternalName: "rs-" + uid}); err != nil {
 						childFatal(err)
 					}
 					out.printf("S %s %s %s", uid, in.ID, StateSucceeded)
@@ -88,7 +88,7 @@ func childChurn(path string) {
 					if err := j.MarkDispatched(ctx, uid, in.ID); err != nil {
 						childFatal(err)
 					}
-					if _, err := j.Settle(ctx, uid, in.ID, Outcome{State: StateFailed, ErrorClass: ErrorClassConflict, Message: strings.Repeat("already exists ", 50)}); err != nil {
+					if _, err := j.Settle(ctx, uid, in.ID, Settlement{State: StateFailed, ErrorClass: ErrorClassConflict, Message: strings.Repeat("already exists ", 50)}); err != nil {
 						childFatal(err)
 					}
 					out.printf("S %s %s %s", uid, in.ID, StateFailed)

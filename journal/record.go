@@ -233,8 +233,8 @@ func NewEpoch(now time.Time) string {
 // b, +1 after, 0 when equal. An empty epoch is older than any other.
 func CompareEpoch(a, b string) int { return strings.Compare(a, b) }
 
-// Outcome is what became of the create. Settle records it.
-type Outcome struct {
+// Settlement is what became of the create. Settle records it.
+type Settlement struct {
 	// State is the state the intent moves to.
 	State State `json:"-"`
 	// ExternalName is the cloud's name or ID for the resource once known.
@@ -295,7 +295,7 @@ type Intent struct {
 	// State is the current state.
 	State State `json:"state"`
 	// Outcome is set by Settle.
-	Outcome Outcome `json:"outcome,omitzero"`
+	Outcome Settlement `json:"outcome,omitzero"`
 	// Attempt counts the intents begun for this UID, starting at 1.
 	Attempt int `json:"attempt"`
 	// CreatedAt is when Begin committed the intent.
@@ -339,7 +339,7 @@ func Stamp(in Intent, now time.Time, prevAttempt int) Intent {
 		in.ID = NewID()
 	}
 	now = now.UTC()
-	in.State, in.Outcome, in.DispatchedAt = StatePending, Outcome{}, time.Time{}
+	in.State, in.Outcome, in.DispatchedAt = StatePending, Settlement{}, time.Time{}
 	in.Attempt, in.CreatedAt, in.UpdatedAt = prevAttempt+1, now, now
 	return in
 }

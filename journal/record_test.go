@@ -314,7 +314,7 @@ func TestStamp(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := Stamp(tc.in, at, tc.prevAttempt)
-			if got.State != StatePending || got.Outcome != (Outcome{}) || !got.DispatchedAt.IsZero() {
+			if got.State != StatePending || got.Outcome != (Settlement{}) || !got.DispatchedAt.IsZero() {
 				t.Errorf("%s: state %s, outcome %+v, dispatched %v; want a pending, fresh intent", tc.reason, got.State, got.Outcome, got.DispatchedAt)
 			}
 			if got.Attempt != tc.wantAttempt {

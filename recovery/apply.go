@@ -209,7 +209,7 @@ func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error 
 	if err != nil {
 		return fmt.Errorf("cannot read the journal: %w", err)
 	}
-	o := journal.Outcome{Reason: d.Reason, Message: d.Message}
+	o := journal.Settlement{Reason: d.Reason, Message: d.Message}
 	switch d.Outcome {
 	case OutcomeAdopted:
 		o.State, o.ExternalName = journal.StateAdopted, d.Adopt.ID

@@ -91,7 +91,7 @@ func buildJournal(t *testing.T) string {
 		must(err)
 		return in
 	}
-	settle := func(in journal.Intent, o journal.Outcome) {
+	settle := func(in journal.Intent, o journal.Settlement) {
 		t.Helper()
 		_, err := j.Settle(ctx, in.Resource.UID, in.ID, o)
 		must(err)
@@ -100,8 +100,8 @@ func buildJournal(t *testing.T) string {
 	// uid-0001: a second attempt, pending (the first was settled).
 	first := begin(0x11, rs("uid-0001", "www"), keys("RecordSet", "www", "zone", "example-com", "name", "www"))
 	must(j.MarkDispatched(ctx, first.Resource.UID, first.ID))
-	settle(first, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: "quota exceeded"})
-	settle(first, journal.Outcome{State: journal.StateSettled})
+	settle(first, journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassRejected, Message: "quota exceeded"})
+	settle(first, journal.Settlement{State: journal.StateSettled})
 	begin(0x12, rs("uid-0001", "www"), keys("RecordSet", "www", "zone", "example-com", "name", "www"))
 
 	// uid-0002: dispatched, the crash window.
@@ -111,23 +111,23 @@ func buildJournal(t *testing.T) string {
 	// uid-0003: succeeded, external name recorded, not yet settled.
 	vpcA := begin(0x31, nw("uid-0003", "vpc-a"), keys("Network", "vpc-a"))
 	must(j.MarkDispatched(ctx, vpcA.Resource.UID, vpcA.ID))
-	settle(vpcA, journal.Outcome{State: journal.StateSucceeded, ExternalName: "net-00000000000000a1"})
+	settle(vpcA, journal.Settlement{State: journal.StateSucceeded, ExternalName: "net-00000000000000a1"})
 
 	// uid-0004: failed with a conflict.
 	vpcB := begin(0x41, nw("uid-0004", "vpc-b"), keys("Network", "vpc-b"))
 	must(j.MarkDispatched(ctx, vpcB.Resource.UID, vpcB.ID))
-	settle(vpcB, journal.Outcome{State: journal.StateFailed, ErrorClass: journal.ErrorClassConflict,
+	settle(vpcB, journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassConflict,
 		Message: `Error creating RecordSet: recordset "vpc-b" already exists`})
 
 	// uid-0005: settled normally.
 	old := begin(0x51, rs("uid-0005", "old"), keys("RecordSet", "old", "zone", "example-com", "name", "old"))
 	must(j.MarkDispatched(ctx, old.Resource.UID, old.ID))
-	settle(old, journal.Outcome{State: journal.StateSucceeded, ExternalName: "rs-0000000000000051"})
-	settle(old, journal.Outcome{State: journal.StateSettled})
+	settle(old, journal.Settlement{State: journal.StateSucceeded, ExternalName: "rs-0000000000000051"})
+	settle(old, journal.Settlement{State: journal.StateSettled})
 
 	// uid-0006: adopted by an earlier recovery pass.
 	mail := begin(0x61, rs("uid-0006", "mail"), keys("RecordSet", "mail", "zone", "example-com", "name", "mail"))
-	settle(mail, journal.Outcome{State: journal.StateAdopted, ExternalName: "rs-0000000000000061", Reason: "Adopted",
+	settle(mail, journal.Settlement{State: journal.StateAdopted, ExternalName: "rs-0000000000000061", Reason: "Adopted",
 		Message: "adopted cloud resource rs-0000000000000061 (CrossplaneTags)"})
 	return path
 }

@@ -78,7 +78,7 @@ func TestRecoverTerraform(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := j.Settle(ctx, in.Resource.UID, in.ID, journal.Outcome{State: journal.StateSucceeded, ExternalName: ids[name]}); err != nil {
+		if _, err := j.Settle(ctx, in.Resource.UID, in.ID, journal.Settlement{State: journal.StateSucceeded, ExternalName: ids[name]}); err != nil {
 			t.Fatal(err)
 		}
 		obj.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
