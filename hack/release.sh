@@ -57,7 +57,9 @@ done
 echo "release: every module now requires the others at $version" >&2
 
 if ((git)); then
-	git commit -q -am "release $version: every module requires the others at $version"
+	if [[ -n $(git status --porcelain) ]]; then
+		git commit -q -am "release $version: every module requires the others at $version"
+	fi
 	for m in "${modules[@]}"; do
 		tag=$version
 		[[ $m == . ]] || tag=$m/$version
