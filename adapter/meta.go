@@ -2,7 +2,6 @@ package adapter
 
 import (
 	"maps"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -24,27 +23,10 @@ func ExternalName(o metav1.Object) string {
 // as crossplane-runtime's meta.ExternalCreateIncomplete does: its
 // external-create-pending mark is set and newer than its
 // external-create-succeeded and -failed marks. A mark that is not an
-// RFC 3339 time counts as unset.
+// RFC 3339 time counts as unset. It is recovery.CreateIncomplete, the one
+// copy the library keeps of crossplane-runtime's rule.
 func ExternalCreateIncomplete(o metav1.Object) bool {
-	pending := annotationTime(o, recovery.AnnotationExternalCreatePending)
-	if pending.IsZero() {
-		return false
-	}
-	latest := annotationTime(o, recovery.AnnotationExternalCreateSucceed)
-	if failed := annotationTime(o, recovery.AnnotationExternalCreateFailed); failed.After(latest) {
-		latest = failed
-	}
-	return pending.After(latest)
-}
-
-// annotationTime returns the RFC 3339 time of o's annotation key, or the
-// zero time.
-func annotationTime(o metav1.Object, key string) time.Time {
-	t, err := time.Parse(time.RFC3339, o.GetAnnotations()[key])
-	if err != nil {
-		return time.Time{}
-	}
-	return t
+	return recovery.CreateIncomplete(o.GetAnnotations())
 }
 
 // addAnnotations adds add to o's annotations, as crossplane-runtime's
