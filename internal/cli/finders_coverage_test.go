@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intentjournal/intentjournal/internal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
@@ -87,12 +88,12 @@ func TestFindersCoverageErrors(t *testing.T) {
 		},
 		"BadKinds": {
 			reason:   "a malformed kinds file names the line",
-			args:     []string{"finders", "coverage", "--kinds", writeFile(t, strategy.KindsHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\n")},
+			args:     []string{"finders", "coverage", "--kinds", clitest.WriteFile(t, strategy.KindsHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\n")},
 			wantCode: ExitError, wantStderr: `strategy: bad kinds file: line 2: id_known_before_create "X", want K or C`,
 		},
 		"BadTemplates": {
 			reason:   "a malformed templates file names the line",
-			args:     []string{"finders", "coverage", "--kinds", kinds, "--templates", writeFile(t, "# c\naws_vpc\t{{ .status.atProvider.id }}\n")},
+			args:     []string{"finders", "coverage", "--kinds", kinds, "--templates", clitest.WriteFile(t, "# c\naws_vpc\t{{ .status.atProvider.id }}\n")},
 			wantCode: ExitError, wantStderr: "line 2: template of aws_vpc: strategy: bad ID template",
 		},
 	}

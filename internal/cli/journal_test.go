@@ -15,33 +15,16 @@ import (
 
 	"github.com/go-logr/zapr"
 
+	"github.com/intentjournal/intentjournal/internal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
 // t0 is the journal's clock at the first write; the tests' "now" is
 // t0+2h, so ages are fixed.
-var t0 = time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)
+var t0 = clitest.T0
 
 func testNow() time.Time { return t0.Add(2 * time.Hour) }
-
-// stepClock returns a clock that moves one minute forward on every call, so
-// every record has distinct, reproducible timestamps.
-func stepClock() func() time.Time {
-	n := 0
-	return func() time.Time {
-		n++
-		return t0.Add(time.Duration(n-1) * time.Minute)
-	}
-}
-
-func id(n byte) journal.ID {
-	var i journal.ID
-	for k := range i {
-		i[k] = n
-	}
-	return i
-}
 
 // buildJournal writes a journal holding an intent in every interesting
 // state, with fixed UIDs, IDs, owners and timestamps, and returns its path.
@@ -49,7 +32,7 @@ func buildJournal(t *testing.T) string {
 	t.Helper()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "journal.db")
-	j, err := journal.Open(path, journal.WithClock(stepClock()), journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
+	j, err := journal.Open(path, journal.WithClock(clitest.StepClock()), journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +68,7 @@ func buildJournal(t *testing.T) string {
 	begin := func(n byte, ref journal.ResourceRef, k map[string]string) journal.Intent {
 		t.Helper()
 		in, err := j.Begin(ctx, journal.Intent{
-			ID: id(n), Resource: ref, LookupKeys: k, Owner: owner,
+			ID: clitest.ID(n), Resource: ref, LookupKeys: k, Owner: owner,
 			ProviderConfig: journal.ProviderConfigRef{Kind: "ProviderConfig", Name: "default"},
 		})
 		must(err)
@@ -288,7 +271,7 @@ func TestJournalCompact(t *testing.T) {
 // holder named.
 func TestJournalLocked(t *testing.T) {
 	path := buildJournal(t)
-	holdInChild(t, path)
+	clitest.HoldInChild(t, path)
 	const timeout = 300 * time.Millisecond
 	lf := journalFile{Path: path, LockTimeout: timeout}
 	cmds := map[string]func(context.Context) error{
@@ -313,8 +296,8 @@ func TestJournalLocked(t *testing.T) {
 			if !errors.Is(err, journal.ErrLocked) {
 				t.Fatalf("%s on a held journal: %v, want an error wrapping journal.ErrLocked", name, err)
 			}
-			if !strings.Contains(err.Error(), testHolder) || !strings.Contains(err.Error(), "Stop that process") {
-				t.Errorf("%s on a held journal: %q does not name the holder %q and the fix", name, err, testHolder)
+			if !strings.Contains(err.Error(), clitest.Holder) || !strings.Contains(err.Error(), "Stop that process") {
+				t.Errorf("%s on a held journal: %q does not name the holder %q and the fix", name, err, clitest.Holder)
 			}
 			if took > timeout+time.Second {
 				t.Errorf("%s on a held journal took %s, want about the %s lock timeout", name, took, timeout)
@@ -328,7 +311,7 @@ func TestJournalLocked(t *testing.T) {
 		if took := time.Since(start); took > defaultLockTimeout+time.Second {
 			t.Errorf("journal ls with the default lock timeout took %s, want about %s", took, defaultLockTimeout)
 		}
-		if code != ExitError || !strings.Contains(stderr.String(), "is locked by "+testHolder) || stdout.Len() != 0 {
+		if code != ExitError || !strings.Contains(stderr.String(), "is locked by "+clitest.Holder) || stdout.Len() != 0 {
 			t.Errorf("journal ls on a held journal: exit %d, stdout %q, stderr:\n%s\nwant exit 1 and the holder on stderr", code, stdout.String(), stderr.String())
 		}
 	})

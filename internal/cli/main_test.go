@@ -1,75 +1,16 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/internal/cli/clitest"
 )
 
-// holdEnv names the journal a re-executed test binary holds open.
-const holdEnv = "INTENTJOURNAL_CLI_TEST_HOLD"
-
-// testHolder is the holder the child process records.
-const testHolder = "cli-test-holder"
-
-func TestMain(m *testing.M) {
-	if path := os.Getenv(holdEnv); path != "" {
-		os.Exit(holdJournal(path))
-	}
-	os.Exit(m.Run())
-}
-
-// holdJournal is the child process: it opens the journal for writing,
-// says "ready", and holds the lock until its stdin closes.
-func holdJournal(path string) int {
-	j, err := journal.Open(path, journal.WithHolder(testHolder))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	fmt.Println("ready")
-	_, _ = io.Copy(io.Discard, os.Stdin)
-	_ = j.Close()
-	return 0
-}
-
-// holdInChild re-executes the test binary to hold the journal at path, and
-// returns once the child has the lock. The child exits when the test ends.
-func holdInChild(t *testing.T, path string) {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), holdEnv+"="+path)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = stdin.Close()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		t.Fatalf("the child did not take the journal lock: %q, %v\nstderr:\n%s", line, err, stderr.String())
-	}
-}
+func TestMain(m *testing.M) { clitest.Main(m) }
 
 // TestRealMainExitCodes runs the command line as a user would, with inputs
 // that need no cluster: the operator binary's Main, with no options. The
@@ -117,7 +58,7 @@ func TestRealMainExitCodes(t *testing.T) {
 		},
 		"NotAJournal": {
 			reason: "a file that is not a journal is an error",
-			args:   []string{"journal", "verify", writeFile(t, "not a journal at all, just text")}, wantCode: ExitError, wantStderr: "corrupt",
+			args:   []string{"journal", "verify", clitest.WriteFile(t, "not a journal at all, just text")}, wantCode: ExitError, wantStderr: "corrupt",
 		},
 		"RecoverWithoutKind": {
 			reason: "recover needs at least one --kind",
@@ -200,13 +141,4 @@ func TestRealMainExitCodes(t *testing.T) {
 			}
 		})
 	}
-}
-
-func writeFile(t *testing.T, content string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }

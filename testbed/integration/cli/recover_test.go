@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/internal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -84,7 +85,7 @@ func newCrashed(t *testing.T) *crashed {
 	}
 	c.cloudID["net-adopt"] = n.ID
 
-	j, err := journal.Open(c.journal, journal.WithClock(stepClock()), journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
+	j, err := journal.Open(c.journal, journal.WithClock(clitest.StepClock()), journal.WithLogger(zapr.NewLogger(zaptest.NewLogger(t))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func newCrashed(t *testing.T) *crashed {
 		}
 		b++
 		in, err := j.Begin(ctx, journal.Intent{
-			ID:         id(b),
+			ID:         clitest.ID(b),
 			Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: name, UID: string(obj.GetUID())},
 			LookupKeys: keys,
 			Owner:      journal.Owner{Replica: "provider-fakecloud-0", Epoch: "0000017f00000000-0a0b0c0d"},
@@ -362,7 +363,7 @@ func TestReportAndRecover(t *testing.T) {
 	})
 
 	t.Run("LockedJournalFallsBack", func(t *testing.T) {
-		holdInChild(t, c.journal)
+		clitest.HoldInChild(t, c.journal)
 		code, out, stderr := run(t, c.passArgs("report", "json", passFlags{lockTimeout: "200ms"})...)
 		if code != cli.ExitOK {
 			t.Fatalf("report with a locked journal: exit %d, want exit 0 from annotations alone\nstderr:\n%s", code, stderr)
@@ -371,13 +372,13 @@ func TestReportAndRecover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], testHolder) {
-			t.Errorf("report notes %q, want one naming the journal's holder %q", rep.Source.Notes, testHolder)
+		if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], clitest.Holder) {
+			t.Errorf("report notes %q, want one naming the journal's holder %q", rep.Source.Notes, clitest.Holder)
 		}
 	})
 
 	t.Run("CorruptJournalFallsBack", func(t *testing.T) {
-		corrupt := writeFile(t, "not a journal")
+		corrupt := clitest.WriteFile(t, "not a journal")
 		code, out, stderr := run(t, c.passArgs("report", "json", passFlags{journal: corrupt})...)
 		if code != cli.ExitOK {
 			t.Fatalf("report with a corrupt journal: exit %d, want exit 0 from annotations alone\nstderr:\n%s", code, stderr)
