@@ -3,6 +3,7 @@ package scaleout
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
@@ -116,12 +118,10 @@ func labelled[T client.Object](obj T, shard string) T {
 // each kind sorted by key.
 func (e *env) managed(t *testing.T) []*unstructured.Unstructured {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
 	var out []*unstructured.Unstructured
 	for _, kind := range []string{testbed.KindRecordSet, testbed.KindNetwork} {
 		l := e.line.List(kind)
-		if err := e.cl.Client.List(ctx, l); err != nil {
+		if err := retryTransient(t, "list "+kind, func(ctx context.Context) error { return e.cl.Client.List(ctx, l) }); err != nil {
 			t.Fatalf("cannot list %s: %v", kind, err)
 		}
 		items := make([]*unstructured.Unstructured, len(l.Items))
@@ -134,13 +134,46 @@ func (e *env) managed(t *testing.T) []*unstructured.Unstructured {
 	return out
 }
 
+// transientAttempts bounds retryTransient: a test's read survives an API
+// server that is slow for a while (three providers relisting after a
+// restart, on a loaded CI machine), never one that is down.
+const transientAttempts = 4
+
+// retryTransient runs call with a fresh apiTimeout context until it
+// succeeds, fails for good, or has timed out transientAttempts times. Only
+// a timeout or the API server's own "try again" answers are retried, each
+// one logged: what the tests measure is the provider, not how fast the
+// test's own reads are served.
+func retryTransient(t *testing.T, what string, call func(context.Context) error) error {
+	t.Helper()
+	var err error
+	for attempt := 1; attempt <= transientAttempts; attempt++ {
+		ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
+		err = call(ctx)
+		cancel()
+		if err == nil || !transient(err) {
+			return err
+		}
+		t.Logf("%s: attempt %d of %d: %v", what, attempt, transientAttempts, err)
+	}
+	return err
+}
+
+// transient reports whether err is a timeout or an API server answer
+// that asks the client to come back later.
+func transient(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err) ||
+		apierrors.IsTooManyRequests(err) || apierrors.IsServiceUnavailable(err)
+}
+
 // lease returns the Lease name in leaseNS, or nil when there is none.
 func lease(t *testing.T, e *env, name string) *coordinationv1.Lease {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
-	defer cancel()
 	l := &coordinationv1.Lease{}
-	if err := e.kube.Get(ctx, types.NamespacedName{Namespace: leaseNS, Name: name}, l); err != nil {
+	get := func(ctx context.Context) error {
+		return e.kube.Get(ctx, types.NamespacedName{Namespace: leaseNS, Name: name}, l)
+	}
+	if err := retryTransient(t, "get lease "+name, get); err != nil {
 		if client.IgnoreNotFound(err) == nil {
 			return nil
 		}
