@@ -282,10 +282,11 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 		closeJournal(j)
 		return nil, fmt.Errorf("cannot add the recovery runnable: %w", err)
 	}
-	if err := mgr.Add(&closer{a: a}); err != nil {
+	if err := mgr.Add(&closer{a: a, mgr: mgr}); err != nil {
 		closeJournal(j)
 		return nil, fmt.Errorf("cannot add the journal closer: %w", err)
 	}
+	register(mgr, a)
 	if c.AnnotationOnly {
 		a.log.Info("annotation-only mode: the intent annotation is the only record; creates wait for the recovery pass",
 			zap.Stringer("owner", owner), zap.Int("kinds", len(c.Kinds)))
@@ -294,6 +295,23 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 	a.log.Info("intent journal open; creates wait for the recovery pass",
 		zap.String("journal", c.JournalPath), zap.Stringer("owner", owner), zap.Int("kinds", len(c.Kinds)))
 	return a, nil
+}
+
+// warnUnwrapped warns when no managed kind has been wrapped by the time
+// the first recovery pass ends: the journal is open but no create goes
+// through it. That is a provider whose controllers were set up with a
+// manager FromManager cannot see through (wrapped again), or whose
+// generated controllers were made without the intentjournal template. A
+// kind set up later (upjet's SetupGated, when its CRD appears) still
+// registers then.
+func (a *Adapter) warnUnwrapped() {
+	a.kmu.Lock()
+	n := len(a.kinds)
+	a.kmu.Unlock()
+	if n == 0 {
+		a.log.Warn("no managed kind is wrapped: creates do not go through the intent journal; " +
+			"set up the controllers with the manager HoldUntilRecovered returns, or the one given to Setup")
+	}
 }
 
 // clusterIDTimeout bounds Setup's read of the cluster's identity.
@@ -369,7 +387,10 @@ func (a *Adapter) recountOpen(ctx context.Context) {
 
 // closer recounts the open intents once recovery is done and closes the
 // journal when the manager stops. It runs on every replica.
-type closer struct{ a *Adapter }
+type closer struct {
+	a   *Adapter
+	mgr manager.Manager
+}
 
 func (c *closer) NeedLeaderElection() bool { return false }
 
@@ -377,9 +398,11 @@ func (c *closer) Start(ctx context.Context) error {
 	select {
 	case <-c.a.recoverer.Done():
 		c.a.recountOpen(ctx)
+		c.a.warnUnwrapped()
 	case <-ctx.Done():
 	}
 	<-ctx.Done()
+	unregister(c.mgr, c.a)
 	if c.a.j == nil {
 		return nil
 	}

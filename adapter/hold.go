@@ -25,14 +25,15 @@ func (a *Adapter) HoldUntilRecovered(mgr manager.Manager) manager.Manager {
 	if a == nil {
 		return mgr
 	}
-	return &heldManager{Manager: mgr, until: a.recoverer.Passed()}
+	return &heldManager{Manager: mgr, until: a.recoverer.Passed(), a: a}
 }
 
 // heldManager is a manager.Manager whose Add holds runnables until until
-// is closed.
+// is closed. It carries a, for FromManager.
 type heldManager struct {
 	manager.Manager
 	until <-chan struct{}
+	a     *Adapter
 }
 
 // Add holds r, unless it is a server or a cache.

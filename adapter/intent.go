@@ -20,7 +20,8 @@ import (
 type KeyFunc func(mg client.Object) (map[string]string, error)
 
 // SpecFields returns a KeyFunc reading string fields of spec.forProvider,
-// keyed by their JSON names, the counterpart of recovery.SpecFields.
+// else of spec.initProvider (upjet sends both with the create), keyed by
+// their JSON names, the counterpart of recovery.SpecFields.
 func SpecFields(fields ...string) KeyFunc {
 	return func(mg client.Object) (map[string]string, error) {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
@@ -31,7 +32,12 @@ func SpecFields(fields ...string) KeyFunc {
 		for _, f := range fields {
 			v, found, err := unstructured.NestedString(u, "spec", "forProvider", f)
 			if err != nil || !found || v == "" {
-				return nil, fmt.Errorf("spec.forProvider.%s of %s is not set", f, mg.GetName())
+				// upjet sends spec.initProvider's fields with the create
+				// too, where spec.forProvider does not set them.
+				v, found, err = unstructured.NestedString(u, "spec", "initProvider", f)
+			}
+			if err != nil || !found || v == "" {
+				return nil, fmt.Errorf("neither spec.forProvider.%s nor spec.initProvider.%s of %s is set", f, f, mg.GetName())
 			}
 			out[f] = v
 		}

@@ -112,6 +112,10 @@ func (k *Kind) inFlight(key types.NamespacedName, uid types.UID) bool {
 	return ok && f.mg.GetUID() == uid
 }
 
+// ReconcileTimeout is the managed reconciler timeout the kind's recovery
+// assumes: its Adapter's (Adapter.ReconcileTimeout).
+func (k *Kind) ReconcileTimeout() time.Duration { return k.a.ReconcileTimeout() }
+
 // MarkAsync marks the kind async: its Create only dispatches, and Created,
 // called from the create callback, settles. A line's WrapCallbacks calls
 // it.

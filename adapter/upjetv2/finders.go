@@ -77,15 +77,22 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // for the connectors; scheme creates the managed types, so it must know
 // every kind.
 //
+// A kind Configure marked NameKeyed is name-keyed (WithNameKeyed), as if
+// opts said so.
+//
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
 func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*adapter.DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
 	var kinds []adapter.DerivedKind
+	var nameKeyed []schema.GroupKind
 	for _, p := range providers {
 		for _, name := range slices.Sorted(maps.Keys(p.Resources)) {
 			r := p.Resources[name]
 			gvk := GroupVersionKindOf(p, r)
+			if factsOf(r).nameKeyed {
+				nameKeyed = append(nameKeyed, gvk.GroupKind())
+			}
 			newManaged, err := managedFactory(scheme, gvk)
 			if err != nil {
 				return nil, err
@@ -115,6 +122,9 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 			}
 			kinds = append(kinds, k)
 		}
+	}
+	if len(nameKeyed) > 0 {
+		opts = append([]FindersOption{WithNameKeyed(nameKeyed...)}, opts...)
 	}
 	return adapter.DeriveFinders(kube, kinds, opts...)
 }
