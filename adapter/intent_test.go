@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -109,4 +110,49 @@ func (m *typedManaged) DeepCopyObject() runtime.Object {
 		panic(err)
 	}
 	return out
+}
+
+func TestSpecFields(t *testing.T) {
+	obj := func(spec map[string]any) client.Object {
+		u := &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
+		u.SetName("www")
+		return u
+	}
+	cases := map[string]struct {
+		spec    map[string]any
+		want    map[string]string
+		wantErr bool
+	}{
+		"ForProvider": {
+			spec: map[string]any{"forProvider": map[string]any{"zone": "z1", "name": "www"}},
+			want: map[string]string{"zone": "z1", "name": "www"},
+		},
+		"InitProvider": {
+			spec: map[string]any{"forProvider": map[string]any{"name": "www"}, "initProvider": map[string]any{"zone": "z1"}},
+			want: map[string]string{"zone": "z1", "name": "www"},
+		},
+		"ForProviderWins": {
+			spec: map[string]any{"forProvider": map[string]any{"zone": "z1", "name": "www"}, "initProvider": map[string]any{"zone": "z0"}},
+			want: map[string]string{"zone": "z1", "name": "www"},
+		},
+		"Missing": {
+			spec:    map[string]any{"forProvider": map[string]any{"name": "www"}},
+			wantErr: true,
+		},
+		"Empty": {
+			spec:    map[string]any{"forProvider": map[string]any{"zone": "", "name": "www"}},
+			wantErr: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := SpecFields("zone", "name")(obj(tc.spec))
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("SpecFields: error %v, want error: %v", err, tc.wantErr)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" && !tc.wantErr {
+				t.Errorf("SpecFields (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
