@@ -93,4 +93,4 @@ func errorMessage(err error) string {
 	return err.Error()
 }
 
-var errNoID = errors.New("the async create succeeded but upjet's operation tracker holds no Terraform ID")
+var errNoID = errors.New("the async create succeeded but its state (upjet's operation tracker, or the Terraform CLI workspace) holds no ID")

@@ -1,0 +1,82 @@
+package upjetv2
+
+import (
+	"fmt"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/manager"
+
+	"github.com/intentjournal/intentjournal/adapter"
+)
+
+// FromManager returns the Adapter that mgr carries (adapter.FromManager):
+// the one whose HoldUntilRecovered returned mgr, else the one whose Setup
+// was given mgr. It returns nil, which wraps nothing, when there is none.
+func FromManager(mgr manager.Manager) *Adapter {
+	a := adapter.FromManager(mgr)
+	if a == nil {
+		return nil
+	}
+	return &Adapter{Adapter: a}
+}
+
+// KindFor returns the wrapper of the managed kind gvk, whose Terraform
+// resource type is resourceType in o.Provider, for the Setup that upjet's
+// pipeline generates from WrapControllerTemplate. The Adapter is
+// FromManager(mgr); without one, KindFor returns a nil *Kind, which wraps
+// nothing, and no error.
+//
+// Everything else comes from the kind's upjet configuration,
+// o.Provider.Resources[resourceType], so no kind needs code of its own:
+//   - the connector: a plugin SDK or framework kind reads the new
+//     resource's Terraform ID from o.OperationTrackerStore (Adapter.Kind);
+//     a Terraform CLI kind reads its external name from the workspace's
+//     state (Adapter.WorkspaceKind);
+//   - the natural key: NaturalKey's fields, else those of the kind's ID
+//     template (see NaturalKey);
+//   - ExternalNameFromID and WorkspaceRoot, where Configure recorded them.
+func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, gvk schema.GroupVersionKind) (*Kind, error) {
+	a := FromManager(mgr)
+	if a == nil {
+		return nil, nil
+	}
+	if o.Provider == nil {
+		return nil, fmt.Errorf("cannot wrap %s: the controller options carry no upjet provider configuration", gvk.Kind)
+	}
+	r, ok := o.Provider.Resources[resourceType]
+	if !ok || r == nil {
+		return nil, fmt.Errorf("cannot wrap %s: the upjet provider configuration has no resource %q", gvk.Kind, resourceType)
+	}
+	f := factsOf(r)
+	var opts []KindOption
+	if fields := naturalKeyOf(r); len(fields) > 0 {
+		opts = append(opts, WithNaturalKey(SpecFields(fields...)))
+	}
+	if r.ShouldUseTerraformPluginSDKClient() || r.ShouldUseTerraformPluginFrameworkClient() {
+		if f.nameFromID != nil {
+			opts = append(opts, WithExternalNameFromID(f.nameFromID))
+		}
+		return a.Kind(gvk, o.OperationTrackerStore, opts...), nil
+	}
+	return a.WorkspaceKind(gvk, r, f.workspaceRoot, opts...), nil
+}
+
+// WithExternalConnector returns the reconciler option that sets c,
+// wrapped (WrapConnector), as the managed reconciler's connector. A nil
+// *Kind sets c unwrapped.
+func (k *Kind) WithExternalConnector(c managed.ExternalConnector) managed.ReconcilerOption {
+	return managed.WithExternalConnector(k.WrapConnector(c))
+}
+
+// ReconcilerOptions returns the managed reconciler options the kind's
+// recovery assumes, to append after upjet's own: the reconcile timeout
+// (Adapter.ReconcileTimeout, which replaces upjet's three minutes). A nil
+// *Kind returns none.
+func (k *Kind) ReconcilerOptions() []managed.ReconcilerOption {
+	if k == nil {
+		return nil
+	}
+	return []managed.ReconcilerOption{managed.WithTimeout(k.k.ReconcileTimeout())}
+}

@@ -1,0 +1,162 @@
+package upjetv2
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/crossplane/upjet/v2/pkg/config"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/adapter"
+)
+
+// workspaceStateFile is the Terraform state file in the workspace
+// directory of upjet's Terraform CLI connector (terraform/files.go).
+const workspaceStateFile = "terraform.tfstate"
+
+// WorkspaceKind returns the wrapper for the managed kind gvk reconciled
+// through upjet's Terraform CLI connector (tjcontroller.NewConnector with
+// a terraform.WorkspaceStore), whose async create runs `terraform apply`
+// in the workspace directory <root>/<managed resource UID>. r is the
+// kind's upjet configuration; root is the workspace store's root
+// directory, "" for os.TempDir(), upjet's default (the store's fs
+// GetTempDir). A nil Adapter returns a nil *Kind. Wrap the kind's
+// connector and the callback provider given to
+// tjcontroller.WithCallbackProvider with it, as with Kind.
+//
+// When the apply succeeds the create callback reads the state the apply
+// left in <root>/<uid>/terraform.tfstate, once, and settles the intent
+// with the external name r.ExternalName.GetExternalNameFn derives from the
+// managed instance's attributes (the "id" attribute when r has none):
+// what upjet's own Observe sets through resource.SetCriticalAnnotations,
+// so a Templated or id-less kind settles with its real external name.
+// A missing state, or one with no instance or an empty id, leaves the
+// intent to Observe, which settles it once the name is on the object; so
+// does a state that cannot be decoded (a Refresh rewriting the file in
+// place as it is read), which the callback logs.
+//
+// The value read is the external name itself: opts must not include
+// WithExternalNameFromID, which would convert it a second time.
+func (a *Adapter) WorkspaceKind(gvk schema.GroupVersionKind, r *config.Resource, root string, opts ...KindOption) *Kind {
+	if a == nil {
+		return nil
+	}
+	return &Kind{k: a.Adapter.Kind(gvk, workspaceName(r, root), opts...)}
+}
+
+// workspaceName returns the adapter.TerraformIDFunc of a CLI kind: the
+// external name read from the workspace state of the managed resource
+// (see WorkspaceKind).
+func workspaceName(r *config.Resource, root string) adapter.TerraformIDFunc {
+	return func(mg client.Object) (string, error) {
+		uid := string(mg.GetUID())
+		if uid == "" {
+			return "", nil
+		}
+		dir := root
+		if dir == "" {
+			// As upjet's store, at the time of the read.
+			dir = os.TempDir()
+		}
+		path := filepath.Join(dir, uid, workspaceStateFile)
+		// One read: a Refresh may rewrite the file concurrently, and a
+		// torn copy must fail to decode, never be read in two halves.
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot read the workspace state %s: %w", path, err)
+		}
+		attrs, err := decodeWorkspaceState(b)
+		if err != nil {
+			return "", fmt.Errorf("cannot decode the workspace state %s: %w", path, err)
+		}
+		name, err := externalNameFromState(r, attrs)
+		if err != nil {
+			return "", fmt.Errorf("cannot derive the external name from the workspace state %s: %w", path, err)
+		}
+		return name, nil
+	}
+}
+
+// workspaceStateV4 is the part of a Terraform JSON state (format version
+// 4, which Terraform and OpenTofu write) that decodeWorkspaceState reads.
+type workspaceStateV4 struct {
+	Version   *int `json:"version"`
+	Resources []struct {
+		Instances []struct {
+			Attributes json.RawMessage `json:"attributes"`
+		} `json:"instances"`
+	} `json:"resources"`
+}
+
+// errStateVersion is the error of a state in another format than 4.
+var errStateVersion = errors.New("not a Terraform state of format version 4")
+
+// decodeWorkspaceState returns the attributes of the first instance of the
+// first resource in the Terraform state b, the instance upjet's
+// StateV4.GetAttributes reads: an upjet workspace holds one managed
+// resource. It returns nil and no error for a state with no resource, no
+// instance or null attributes, and for empty bytes (as Terraform reads an
+// empty state file: no state). Bytes that are not a version 4 state, or
+// whose attributes are not an object, are an error.
+func decodeWorkspaceState(b []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	var s workspaceStateV4
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	if s.Version == nil || *s.Version != 4 {
+		return nil, errStateVersion
+	}
+	if len(s.Resources) == 0 || len(s.Resources[0].Instances) == 0 {
+		return nil, nil
+	}
+	raw := s.Resources[0].Instances[0].Attributes
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var attrs map[string]any
+	if err := json.Unmarshal(raw, &attrs); err != nil {
+		return nil, fmt.Errorf("cannot decode the instance attributes: %w", err)
+	}
+	return attrs, nil
+}
+
+// externalNameFromState returns the external name of the resource whose
+// state attributes are attrs: r's GetExternalNameFn of attrs, as upjet's
+// SetCriticalAnnotations derives it, or the "id" attribute when r has no
+// GetExternalNameFn. No attributes, and an "id" attribute that is null or
+// empty (the state upjet seeds before a create), give "" and no error: no
+// name yet. An id that is not a string is an error.
+func externalNameFromState(r *config.Resource, attrs map[string]any) (string, error) {
+	if attrs == nil {
+		return "", nil
+	}
+	if v, ok := attrs["id"]; ok {
+		switch id := v.(type) {
+		case nil:
+			return "", nil
+		case string:
+			if id == "" {
+				return "", nil
+			}
+		default:
+			return "", fmt.Errorf("the id attribute is a %T, not a string", v)
+		}
+	}
+	if r != nil && r.ExternalName.GetExternalNameFn != nil {
+		return r.ExternalName.GetExternalNameFn(attrs)
+	}
+	id, _ := attrs["id"].(string)
+	return id, nil
+}
