@@ -37,6 +37,11 @@ import (
 // to.
 const EndpointEnvVar = "FAKECLOUD_ENDPOINT"
 
+// EndpointDescription describes the endpoint setting. fwprovider's endpoint
+// uses it too: terraform-provider-fakecloud muxes the two providers, and the
+// mux refuses configuration schemas that differ, descriptions included.
+const EndpointDescription = "Base URL of the fake cloud, e.g. http://127.0.0.1:41234. Defaults to $" + EndpointEnvVar + "."
+
 // New returns the provider.
 func New() *schema.Provider {
 	return &schema.Provider{
@@ -45,7 +50,7 @@ func New() *schema.Provider {
 				Type:        schema.TypeString,
 				Optional:    true,
 				DefaultFunc: schema.EnvDefaultFunc(EndpointEnvVar, nil),
-				Description: "Base URL of the fake cloud, e.g. http://127.0.0.1:41234. Defaults to $" + EndpointEnvVar + ".",
+				Description: EndpointDescription,
 			},
 		},
 		ResourcesMap: map[string]*schema.Resource{

@@ -33,6 +33,7 @@ import (
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
 	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
@@ -42,7 +43,6 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller"
 	controllercluster "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/cluster"
 	controllernamespaced "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/namespaced"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fwprovider"
 )
 
 // What the v2 line's provider-fakecloud adds to package providercmd: its

@@ -9,7 +9,7 @@ import (
 	"github.com/pkg/errors"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fwprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 )
 
 const (

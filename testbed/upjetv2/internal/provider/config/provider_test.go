@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fwprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 )
 
 func TestGetProvider(t *testing.T) {

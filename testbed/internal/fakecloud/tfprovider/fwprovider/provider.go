@@ -8,15 +8,18 @@
 // fakecloud_address: name (required), tags (optional) and id (computed: the
 // ID the fake cloud assigns, so a create repeated after a crash reserves a
 // second address). It imports by ID. The provider's only setting is
-// endpoint, as in the SDK provider.
+// endpoint, which defaults to $FAKECLOUD_ENDPOINT, as in the SDK provider.
 //
-// It lives in the v2 line's module because only that module depends on
-// terraform-plugin-framework; the root module stays free of it.
+// terraform-provider-fakecloud serves it muxed with the SDK provider, as
+// terraform-provider-aws serves its framework and SDK resources: the mux
+// requires the two providers' configuration schemas to be identical, so
+// endpoint's description here is the SDK provider's, word for word.
 package fwprovider
 
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -25,6 +28,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 )
 
 // TypeName is the provider's type name: resource types start with it.
@@ -46,7 +50,7 @@ func (*fakecloudProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 		Attributes: map[string]schema.Attribute{
 			"endpoint": schema.StringAttribute{
 				Optional:    true,
-				Description: "Base URL of the fake cloud, e.g. http://127.0.0.1:41234.",
+				Description: tfprovider.EndpointDescription,
 			},
 		},
 	}
@@ -67,11 +71,19 @@ func (*fakecloudProvider) Configure(ctx context.Context, req provider.ConfigureR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if m.Endpoint.IsNull() || m.Endpoint.IsUnknown() || m.Endpoint.ValueString() == "" {
-		resp.Diagnostics.AddError("fakecloud endpoint is not set", "Set the provider's endpoint.")
+	if m.Endpoint.IsUnknown() {
+		resp.Diagnostics.AddError("fakecloud endpoint is not known", "Set the provider's endpoint to a value known before apply.")
 		return
 	}
-	c := fakecloud.NewClient(m.Endpoint.ValueString(), fakecloud.WithTimeout(0))
+	endpoint := m.Endpoint.ValueString()
+	if endpoint == "" {
+		endpoint = os.Getenv(tfprovider.EndpointEnvVar)
+	}
+	if endpoint == "" {
+		resp.Diagnostics.AddError("fakecloud endpoint is not set", "Set the provider's endpoint or $"+tfprovider.EndpointEnvVar+".")
+		return
+	}
+	c := fakecloud.NewClient(endpoint, fakecloud.WithTimeout(0))
 	resp.ResourceData = c
 	resp.DataSourceData = c
 }
