@@ -70,6 +70,21 @@ demo:
 generate:
 	./hack/generate.sh
 
+.PHONY: schema generate-provider
+
+## schema: testbed/upjetv2/generated/config/schema.json, the schema document the
+## generated test-bed provider is made from: real OpenTofu's `providers schema
+## -json` of terraform-provider-fakecloud (needs make tools).
+schema:
+	bash hack/schema.sh
+
+## generate-provider: testbed/upjetv2/generated, the test-bed provider made by
+## upjet's pipeline from that schema, as provider authors' `make generate`: upjet
+## (with intentjournal's controller template), hack/managedgen in place of
+## angryjet, controller-gen. Checked in; a second run leaves no diff.
+generate-provider:
+	bash hack/generate-provider.sh
+
 ## test: the full suite, fuzz seed corpora included; the journal under the race detector.
 ## Never -short: a test whose tool is missing fails, naming `make tools`. The
 ## legacy v1 line runs its crash suites' short forms (10 crash-matrix trials

@@ -23,7 +23,12 @@ require (
 	sigs.k8s.io/controller-runtime v0.23.3
 )
 
-require github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
+require (
+	github.com/golang/mock v1.6.0 // indirect
+	github.com/hashicorp/terraform-exec v0.25.2 // indirect
+	github.com/muvaf/typewriter v0.0.0-20240614220100-70f9d4a54ea0 // indirect
+	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
+)
 
 require (
 	cloud.google.com/go v0.123.0 // indirect

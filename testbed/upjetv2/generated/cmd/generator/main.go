@@ -1,0 +1,50 @@
+// Command generator runs upjet's code generation pipeline over the
+// generated test-bed provider, as upjet-provider-template's cmd/generator
+// does: `generator DIR` writes the API types, controllers and registration
+// files of both scopes under DIR (testbed/upjetv2/generated). Each kind's
+// controller is rendered from upjet's template wrapped by intentjournal
+// (upjetv2.MustWrapControllerTemplate). hack/generate-provider.sh runs it,
+// then controller-gen and managedgen; upjet's pipeline needs goimports on
+// PATH and panics on any error, as upstream.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/crossplane/upjet/v2/pkg/pipeline"
+	"github.com/crossplane/upjet/v2/pkg/pipeline/templates"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+)
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] == "" {
+		fmt.Fprintln(os.Stderr, "usage: generator ROOT_DIR")
+		os.Exit(2)
+	}
+	root, err := filepath.Abs(os.Args[1])
+	if err != nil {
+		fatal(fmt.Errorf("cannot resolve %s: %w", os.Args[1], err))
+	}
+	cluster, err := config.GetProvider()
+	if err != nil {
+		fatal(err)
+	}
+	namespaced, err := config.GetProviderNamespaced()
+	if err != nil {
+		fatal(err)
+	}
+	// pipeline.Run renders each scope with its own provider's template.
+	tmpl := upjetv2.MustWrapControllerTemplate(templates.ControllerTemplate)
+	cluster.ControllerTemplate = tmpl
+	namespaced.ControllerTemplate = tmpl
+	pipeline.Run(cluster, namespaced, root)
+}
+
+func fatal(err error) {
+	fmt.Fprintln(os.Stderr, "generator:", err)
+	os.Exit(1)
+}

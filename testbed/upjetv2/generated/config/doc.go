@@ -1,0 +1,26 @@
+// Package config is the upjet configuration of the generated test-bed
+// provider, written as a provider author writes config/ in a repository
+// made from upjet-provider-template: two ujconfig.Providers built from the
+// checked-in schema document (schema.json, written by OpenTofu through
+// `make schema`) and provider metadata, one per scope (GetProvider for
+// the cluster-scoped group fakecloud.intentjournal.io, GetProviderNamespaced
+// for the namespaced group fakecloud.m.intentjournal.io). cmd/generator
+// hands both to upjet's pipeline.Run (`make generate-provider`); a provider
+// built from the generated code calls them again at run time.
+//
+// The kinds are spread over all three of upjet's connectors, as
+// provider-upjet-aws spreads its kinds:
+//   - the no-fork Terraform plugin SDK client: RecordSet
+//     (fakecloud_record_set) and Record (fakecloud_record);
+//   - the no-fork Terraform plugin framework client: Address
+//     (fakecloud_address);
+//   - the Terraform CLI (a terraform process per workspace): Network
+//     (fakecloud_network) and Bucket (fakecloud_bucket).
+//
+// All are asynchronous (upjet's default), take their external name from the
+// ID the fake cloud assigns (config.IdentifierFromProvider), except Bucket,
+// named by its bucket argument as provider-upjet-aws names aws_s3_bucket,
+// and have Crossplane's external tags written to their tags map. The
+// choices are those of the hand-written test bed's
+// internal/provider/config.
+package config

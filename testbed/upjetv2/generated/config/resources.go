@@ -1,0 +1,144 @@
+package config
+
+import (
+	"regexp"
+	"slices"
+
+	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
+	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
+)
+
+// The Terraform resource types, and the kinds upjet generates for them.
+const (
+	// RecordSetResource is the Terraform type behind the RecordSet kind.
+	RecordSetResource = "fakecloud_record_set"
+	// RecordResource is the Terraform type behind the Record kind: the
+	// fake cloud's record set as GCP's google_dns_record_set presents it,
+	// with no tags and a Terraform ID composed from zone, name and type
+	// (tfprovider.RecordID).
+	RecordResource = "fakecloud_record"
+	// AddressResource is the Terraform type behind the Address kind, the
+	// one served by a terraform-plugin-framework resource.
+	AddressResource = fwprovider.AddressResource
+	// NetworkResource is the Terraform type behind the Network kind.
+	NetworkResource = "fakecloud_network"
+	// BucketResource is the Terraform type behind the Bucket kind: the
+	// fake cloud's bucket as AWS's aws_s3_bucket presents an S3 bucket,
+	// named by its bucket argument, which is also its Terraform ID.
+	BucketResource = "fakecloud_bucket"
+
+	// RecordIDTemplate is the Record's ID template, in upjet's syntax:
+	// what a recovery pass renders to find what an interrupted create made
+	// (observe-by-template). It follows tfprovider.RecordID.
+	RecordIDTemplate = "zones/{{ .parameters.zone }}/records/{{ .parameters.name }}/{{ .parameters.type }}"
+)
+
+var (
+	// SDKResources are reconciled through upjet's no-fork Terraform plugin
+	// SDK client, in the provider's process.
+	SDKResources = []string{RecordResource, BucketResource}
+	// FrameworkResources are reconciled through upjet's no-fork Terraform
+	// plugin framework client, in the provider's process.
+	FrameworkResources = []string{AddressResource}
+	// CLIResources are reconciled through the Terraform CLI: upjet runs
+	// terraform (OpenTofu, in the test bed) in a workspace per managed
+	// resource, with terraform-provider-fakecloud as its provider.
+	// The RecordSet (unique by zone and name, its ID assigned by the
+	// cloud) and the Network (only its ID tells two apart) are the two
+	// shapes of crossplane/upjet#561: a repeated create meets 409, or
+	// makes a duplicate.
+	CLIResources = []string{RecordSetResource, NetworkResource}
+)
+
+// Resources returns every Terraform resource type the provider configures.
+func Resources() []string {
+	return slices.Concat(SDKResources, FrameworkResources, CLIResources)
+}
+
+// kinds maps each Terraform type to its kind. upjet would derive the
+// short group and kind from the type's name (group "record", kind "Set"
+// for fakecloud_record_set); these are the hand-written test bed's.
+var kinds = map[string]string{
+	RecordSetResource: "RecordSet",
+	RecordResource:    "Record",
+	AddressResource:   "Address",
+	NetworkResource:   "Network",
+	BucketResource:    "Bucket",
+}
+
+// configurators are the per-resource configuration, run by newProvider
+// after the default resource options.
+var configurators = []func(*ujconfig.Provider){
+	configureKinds,
+	configureBucket,
+	configureIntentJournal,
+}
+
+// IdentifierFromProvider configures every resource to take its external name
+// from the ID the fake cloud assigns on create. Until the first Observe after
+// a successful create, the external name is therefore empty: that window is
+// the hazard intentjournal closes.
+func IdentifierFromProvider() ujconfig.ResourceOption {
+	return func(r *ujconfig.Resource) {
+		r.ExternalName = ujconfig.IdentifierFromProvider
+	}
+}
+
+// AddExternalTagsField adds tagger to resources whose schema has a tags
+// map, as provider-upjet-aws does. upjet v2.3.0's Tagger sets the whole map
+// to crossplane-kind, crossplane-name and crossplane-providerconfig, so
+// user-supplied tags are replaced.
+func AddExternalTagsField(tagger ujconfig.NewInitializerFn) ujconfig.ResourceOption {
+	return func(r *ujconfig.Resource) {
+		if s, ok := r.TerraformResource.Schema["tags"]; ok && s.Type == schema.TypeMap {
+			r.InitializerFns = append(r.InitializerFns, tagger)
+		}
+	}
+}
+
+// configureKinds puts every kind directly in the root group, under the
+// hand-written test bed's kind names.
+func configureKinds(p *ujconfig.Provider) {
+	for name, kind := range kinds {
+		p.AddResourceConfigurator(name, func(r *ujconfig.Resource) {
+			r.ShortGroup = ""
+			r.Kind = kind
+		})
+	}
+}
+
+// configureBucket names the bucket by its external name, as
+// provider-upjet-aws's s3 config does for aws_s3_bucket. It runs after the
+// default IdentifierFromProvider and replaces it.
+func configureBucket(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(BucketResource, func(r *ujconfig.Resource) {
+		r.ExternalName = ujconfig.ParameterAsIdentifier("bucket")
+	})
+}
+
+// configureIntentJournal records what intentjournal needs to know of a
+// kind and upjet's configuration does not say (upjetv2.Configure); the
+// generated controllers read it at run time through upjetv2.KindFor. The
+// RecordSet's key is its zone and name, though the cloud assigns its ID;
+// the Record's ID is composed from zone, name and type by its provider's
+// own code, which no ID template in its configuration shows.
+func configureIntentJournal(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(RecordSetResource, func(r *ujconfig.Resource) {
+		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name"), upjetv2.NameKeyed())
+	})
+	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
+		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name", "type"))
+	})
+}
+
+// exact returns anchored regular expressions matching exactly names.
+func exact(names ...string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "^" + regexp.QuoteMeta(n) + "$"
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+/*
+Copyright 2026 The intentjournal Authors.
+*/
+
+package controller
+
+import (
+	ctrl "sigs.k8s.io/controller-runtime"
+
+	"github.com/crossplane/upjet/v2/pkg/controller"
+
+	address "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/address"
+	bucket "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/bucket"
+	network "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/network"
+	record "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/record"
+	recordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/recordset"
+	providerconfig "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/providerconfig"
+)
+
+// Setup creates all controllers with the supplied logger and adds them to
+// the supplied manager.
+func Setup(mgr ctrl.Manager, o controller.Options) error {
+	for _, setup := range []func(ctrl.Manager, controller.Options) error{
+		address.Setup,
+		bucket.Setup,
+		network.Setup,
+		record.Setup,
+		recordset.Setup,
+		providerconfig.Setup,
+	} {
+		if err := setup(mgr, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetupGated creates all controllers with the supplied logger and adds them to
+// the supplied manager gated.
+func SetupGated(mgr ctrl.Manager, o controller.Options) error {
+	for _, setup := range []func(ctrl.Manager, controller.Options) error{
+		address.SetupGated,
+		bucket.SetupGated,
+		network.SetupGated,
+		record.SetupGated,
+		recordset.SetupGated,
+		providerconfig.SetupGated,
+	} {
+		if err := setup(mgr, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetupWebhookWithManager registers conversion webhooks for all resource kinds in the group.
+func SetupWebhookWithManager(mgr ctrl.Manager) error {
+	for _, setup := range []func(ctrl.Manager) error{
+		address.SetupWebhookWithManager,
+		bucket.SetupWebhookWithManager,
+		network.SetupWebhookWithManager,
+		record.SetupWebhookWithManager,
+		recordset.SetupWebhookWithManager,
+		providerconfig.SetupWebhookWithManager,
+	} {
+		if err := setup(mgr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
