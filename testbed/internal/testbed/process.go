@@ -84,6 +84,10 @@ func (p *Process) start() {
 	fmt.Fprintf(log, "==== testbed: start #%d of %s at %s\n", p.starts, p.name, time.Now().Format(time.RFC3339Nano))
 	cmd := exec.Command(p.path, p.args...)
 	cmd.Env = append(os.Environ(), p.env...)
+	// Its own process group, so that a kill takes its children too (the
+	// terraform processes of upjet's Terraform CLI connector), as a
+	// container's end takes every process in it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Stdout = log
 	cmd.Stderr = log
 	if err := cmd.Start(); err != nil {
@@ -148,16 +152,26 @@ func (p *Process) stop(sig syscall.Signal) error {
 	if cmd == nil || isClosed(done) {
 		return p.waitErr()
 	}
-	if err := cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	pid := cmd.Process.Pid
+	// SIGKILL goes to the whole group; SIGTERM to the process alone, as
+	// the kubelet signals a container's first process.
+	target := pid
+	if sig == syscall.SIGKILL {
+		target = -pid
+	}
+	if err := syscall.Kill(target, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		p.t.Errorf("testbed: cannot send %s to %s: %v", sig, p.name, err)
 	}
 	select {
 	case <-done:
 	case <-time.After(stopTimeout):
 		p.t.Errorf("testbed: %s did not exit %s after %s; killing it", p.name, stopTimeout, sig)
-		_ = cmd.Process.Kill()
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		<-done
 	}
+	// Whatever of the group outlived its leader ends with it, as in a
+	// container.
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	return p.waitErr()
 }
 
