@@ -70,7 +70,7 @@ demo:
 generate:
 	./hack/generate.sh
 
-.PHONY: schema generate-provider
+.PHONY: schema generate-provider check-generated
 
 ## schema: testbed/upjetv2/generated/config/schema.json, the schema document the
 ## generated test-bed provider is made from: real OpenTofu's `providers schema
@@ -85,13 +85,23 @@ schema:
 generate-provider:
 	bash hack/generate-provider.sh
 
+## check-generated: the generated provider is what make generate-provider makes
+## of its configuration: regenerate it and compare with what was there.
+check-generated:
+	rm -rf "$${TMPDIR:-/tmp}/intentjournal-generated.before"
+	cp -a testbed/upjetv2/generated "$${TMPDIR:-/tmp}/intentjournal-generated.before"
+	bash hack/generate-provider.sh
+	diff -r "$${TMPDIR:-/tmp}/intentjournal-generated.before" testbed/upjetv2/generated || \
+		{ echo "check-generated: testbed/upjetv2/generated is stale: run make generate-provider and commit the result" >&2; exit 1; }
+	rm -rf "$${TMPDIR:-/tmp}/intentjournal-generated.before"
+
 ## test: the full suite, fuzz seed corpora included; the journal under the race detector.
 ## Never -short: a test whose tool is missing fails, naming `make tools`. The
 ## legacy v1 line runs its crash suites' short forms (10 crash-matrix trials
 ## where v2 runs 20; 10 TestWrappedProvider kill iterations instead of 20), so
 ## that a cold `bash .ci/run` stays within CI's budget; their flags
 ## (-crash.trials, -wrapped.iterations) override.
-test: tools test-journal test-rest
+test: tools check-generated test-journal test-rest
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the

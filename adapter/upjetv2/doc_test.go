@@ -23,7 +23,7 @@ func TestIntegratingDocShowsExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("cannot read the integration guide: %v", err)
 	}
-	for _, err := range docsnippet.Check(string(src), string(doc), "main", "controller", "inventory") {
+	for _, err := range docsnippet.Check(string(src), string(doc), "main", "controller", "inventory", "generator", "controllers", "configure") {
 		t.Errorf("docs/integrating.md and example_test.go: %v", err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/controller/handler"
+	"github.com/crossplane/upjet/v2/pkg/pipeline"
+	"github.com/crossplane/upjet/v2/pkg/pipeline/templates"
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -110,4 +112,45 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapte
 	return nil
 }
 
-var _, _ = providerMain, awsInventory
+// generatorMain is a provider's cmd/generator/main.go (as
+// upjet-provider-template has it), with the one change intentjournal needs.
+func generatorMain(rootDir string, pc, pcNamespaced *ujconfig.Provider) {
+	// snippet:generator begin
+	// Every kind's generated Setup finds its wrapper in the manager it is
+	// handed (upjetv2.KindFor); handed none, it runs upjet's code unwrapped.
+	pc.ControllerTemplate = upjetv2.MustWrapControllerTemplate(templates.ControllerTemplate)
+	pcNamespaced.ControllerTemplate = upjetv2.MustWrapControllerTemplate(templates.ControllerTemplate)
+	pipeline.Run(pc, pcNamespaced, rootDir)
+	// snippet:generator end
+}
+
+// setupControllersMain is the end of a provider's main.go: upjet's
+// generated controller.Setup of each scope, handed the held manager.
+func setupControllersMain(mgr ctrl.Manager, ij *upjetv2.Adapter, clusterOpts, namespacedOpts tjcontroller.Options,
+	setupCluster, setupNamespaced func(ctrl.Manager, tjcontroller.Options) error) error {
+	// snippet:controllers begin
+	// The generated controllers take ij from the manager; they start once
+	// the first recovery pass has run. A nil ij returns mgr.
+	held := ij.HoldUntilRecovered(mgr)
+	if err := setupCluster(held, clusterOpts); err != nil {
+		return err
+	}
+	if err := setupNamespaced(held, namespacedOpts); err != nil {
+		return err
+	}
+	// snippet:controllers end
+	return nil
+}
+
+// configureRoute53Record is a kind's resource configurator.
+func configureRoute53Record(p *ujconfig.Provider) {
+	// snippet:configure begin
+	p.AddResourceConfigurator("aws_route53_record", func(r *ujconfig.Resource) {
+		// What the external-name configuration does not say: the fields
+		// that identify the record, and that the cloud keys it by them.
+		upjetv2.Configure(r, upjetv2.NaturalKey("zoneId", "name", "type"), upjetv2.NameKeyed())
+	})
+	// snippet:configure end
+}
+
+var _, _, _, _, _ = providerMain, awsInventory, generatorMain, setupControllersMain, configureRoute53Record

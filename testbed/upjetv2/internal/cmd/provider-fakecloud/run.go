@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -24,25 +25,15 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/clients"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller"
-	controllercluster "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/cluster"
-	controllernamespaced "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller/namespaced"
 )
 
 // What the v2 line's provider-fakecloud adds to package providercmd: its
@@ -61,6 +52,18 @@ type lineOptions struct {
 	// Recovery then proves a tagged resource ours only by crossplane tags
 	// and a creation time, a weak proof (docs/recovery.md, Ownership).
 	noUIDTag bool
+	// generated runs the controllers upjet's pipeline generated
+	// (testbed/upjetv2/generated) instead of the hand-written ones.
+	generated bool
+	// terraformCLI and terraformMirror are the Terraform CLI (OpenTofu)
+	// the generated build's CLI kinds run, and the filesystem mirror it
+	// installs terraform-provider-fakecloud from.
+	terraformCLI, terraformMirror string
+	// freshWorkspaces gives this boot an empty workspace root, as a new
+	// pod's: what a killed apply left in the last one is gone.
+	freshWorkspaces bool
+	// stateDir holds what the Terraform CLI environment needs on disk.
+	stateDir string
 }
 
 // addFlags registers the line's flags on fs.
@@ -71,16 +74,19 @@ func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 		l.noUIDTag = !on
 		return err
 	})
+	fs.BoolVar(&l.generated, "generated", false, "Run the controllers upjet's pipeline generated with intentjournal's controller template (testbed/upjetv2/generated: RecordSet and Network through the Terraform CLI, Record and Bucket through the plugin SDK, Address through the plugin framework) instead of the hand-written ones.")
+	fs.StringVar(&l.terraformCLI, "terraform", "", "With --generated: the Terraform CLI (OpenTofu) upjet runs as terraform.")
+	fs.StringVar(&l.terraformMirror, "terraform-plugin-mirror", "", "With --generated: the filesystem mirror terraform installs terraform-provider-fakecloud from.")
+	fs.BoolVar(&l.freshWorkspaces, "fresh-workspaces", false, "With --generated: put this boot's Terraform workspaces in a new empty directory, as a new pod's /tmp.")
+	fs.StringVar(&l.stateDir, "terraform-state-dir", "", "With --generated: where the Terraform CLI environment (the terraform link, its CLI configuration, fresh workspace roots) is written; default a new temporary directory.")
 }
 
-// managedObjects are the managed kinds a label shard's cache selects:
-// both scopes.
-func managedObjects() []client.Object {
-	return []client.Object{
-		&clusterv1alpha1.RecordSet{}, &clusterv1alpha1.Network{},
-		&namespacedv1alpha1.RecordSet{}, &namespacedv1alpha1.Network{}, &namespacedv1alpha1.Address{}, &namespacedv1alpha1.Record{},
-		&namespacedv1alpha1.Bucket{},
+// build returns the build l selects.
+func (l *lineOptions) build() build {
+	if l.generated {
+		return generated
 	}
+	return handWritten
 }
 
 // run builds the controller manager with the controllers of both scopes
@@ -105,7 +111,21 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		cfg.WrapTransport = providercmd.LogWrites(zl.Named("api-writes"))
 	}
 
-	so, err := providercmd.NewScaleOut(cfg, o, zl, managedObjects())
+	b := l.build()
+	if b.workspaces {
+		dir := l.stateDir
+		if dir == "" {
+			if dir, err = os.MkdirTemp("", "provider-fakecloud-"); err != nil {
+				return fmt.Errorf("cannot create the Terraform CLI state directory: %w", err)
+			}
+		}
+		root, err := terraformEnv(dir, l.terraformCLI, l.terraformMirror, l.freshWorkspaces)
+		if err != nil {
+			return err
+		}
+		zl.Info("Terraform CLI workspaces", zap.String("root", root), zap.String("terraform", l.terraformCLI))
+	}
+	so, err := providercmd.NewScaleOut(cfg, o, zl, b.managedObjects())
 	if err != nil {
 		return err
 	}
@@ -115,7 +135,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
 	}
-	if err := apis.AddToScheme(scheme); err != nil {
+	if err := b.addToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -165,7 +185,10 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			},
 			Provider:              provider,
 			OperationTrackerStore: tjcontroller.NewOperationStore(log),
-			SetupFn:               clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
+			SetupFn:               b.setupFn,
+		}
+		if b.workspaces {
+			opts.WorkspaceStore = workspaceStore(log)
 		}
 		if o.EnableManagementPolicies {
 			opts.Features.Enable(feature.EnableBetaManagementPolicies)
@@ -174,17 +197,13 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	}
 	// intentjournal: its tagger writes crossplane's tags, namespace
 	// included (upjet v2.3.0's drops it), and the MR's UID.
-	var popts []config.Option
+	var tagger ujconfig.NewInitializerFn
 	if o.Intents() && !l.noUIDTag {
-		popts = append(popts, config.WithTagger(upjetv2.TagInitializer))
+		tagger = upjetv2.TagInitializer
 	}
-	clusterProvider, err := config.GetProvider(popts...)
+	clusterProvider, namespacedProvider, err := b.providers(tagger)
 	if err != nil {
-		return fmt.Errorf("cannot build upjet provider configuration: %w", err)
-	}
-	namespacedProvider, err := config.GetProviderNamespaced(popts...)
-	if err != nil {
-		return fmt.Errorf("cannot build namespaced upjet provider configuration: %w", err)
+		return err
 	}
 	// intentjournal: open the journal (taking its lock) and add the
 	// recovery pass before the manager starts, with the finders derived
@@ -194,21 +213,20 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	// by its external name, needs neither: it is observed by name.
 	var ij *upjetv2.Adapter
 	if o.Intents() {
-		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: config.RecordIDTemplate})
+		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: b.recordIDTemplate})
 		if err != nil {
 			return fmt.Errorf("cannot parse the ID templates: %w", err)
 		}
-		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, clients.TerraformSetupBuilder(tfprovider.New(), fwprovider.New()),
+		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, b.setupFn,
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
-			upjetv2.WithTemplates(templates), upjetv2.WithInventory(controller.RecoveryInventory(mgr.GetClient())),
-			// The RecordSet is unique by zone and name, though the cloud
-			// assigns its ID: upjet's configuration cannot say so.
-			upjetv2.WithNameKeyed(fcrecovery.RecordSet, fcrecovery.RecordSetNamespaced),
-			// The Record has no tags: what its create's key probe saw free
-			// proves it ours after a crash, unless another managed
-			// resource in any shard claims the same key.
-			upjetv2.WithVacantKeys(mgr.GetAPIReader()),
-			upjetv2.WithFindersLogger(lr))
+			append([]upjetv2.FindersOption{
+				upjetv2.WithTemplates(templates), upjetv2.WithInventory(controller.RecoveryInventory(mgr.GetClient(), b.types)),
+				// The Record has no tags: what its create's key probe saw
+				// free proves it ours after a crash, unless another managed
+				// resource in any shard claims the same key.
+				upjetv2.WithVacantKeys(mgr.GetAPIReader()),
+				upjetv2.WithFindersLogger(lr),
+			}, b.findersOptions...)...)
 		if err != nil {
 			return err
 		}
@@ -230,7 +248,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			Kinds:                 finders.Kinds,
 			Finders:               finders.Finders,
 			KeyProbes:             finders.Probes,
-			Deleters:              controller.RecoveryDeleters(mgr.GetClient()),
+			Deleters:              controller.RecoveryDeleters(mgr.GetClient(), b.types),
 			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
 			ReportPath:            o.RecoveryReport,
 			Logger:                lr,
@@ -254,11 +272,8 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if o.HoldControllers { // a nil ij (no journal) holds nothing
 		cmgr = ij.HoldUntilRecovered(mgr)
 	}
-	if err := controllercluster.SetupWithJournal(cmgr, scopeOptions(clusterProvider), ij, l.deterministicExternalName); err != nil {
-		return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
-	}
-	if err := controllernamespaced.SetupWithJournal(cmgr, scopeOptions(namespacedProvider), ij, l.deterministicExternalName); err != nil {
-		return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
+	if err := b.setup(cmgr, scopeOptions(clusterProvider), scopeOptions(namespacedProvider), ij, l); err != nil {
+		return err
 	}
 
 	zl.Info("Starting provider",
@@ -269,6 +284,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		zap.String("journal", o.Journal),
 		zap.Bool("annotation-only", o.AnnotationOnly),
 		zap.Bool("deterministic-external-name", l.deterministicExternalName),
+		zap.Bool("generated", l.generated),
 		zap.Stringer("owner", so.Owner),
 		zap.String("shard-name", o.Scale.ShardName),
 		zap.Int("buckets", o.Scale.Buckets),

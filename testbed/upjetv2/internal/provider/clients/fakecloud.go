@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
 	"github.com/pkg/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -48,99 +50,134 @@ const (
 // is returned in Setup.FrameworkProvider: upjet's framework connector
 // configures a protocol 6 server of its own around it, per Connect, with
 // Setup.Configuration. Nothing here survives a restart: upjet keeps no
-// state of its own outside the managed resource.
+// state of its own outside the managed resource. It reads the hand-written
+// test bed's provider config types (HandWritten).
 func TerraformSetupBuilder(tfProvider *schema.Provider, fw fwprovider.Provider) terraform.SetupFn {
+	return TerraformSetupBuilderFor(tfProvider, fw, HandWritten)
+}
+
+// Types are the Go types a build of provider-fakecloud registers for the
+// provider config kinds: the hand-written test bed's, or the generated
+// one's (copies at the same GroupVersionKinds, which cannot share a
+// scheme).
+type Types struct {
+	// LegacyProviderConfig and LegacyUsage are the cluster-scoped group's
+	// ProviderConfig and ProviderConfigUsage.
+	LegacyProviderConfig func() client.Object
+	LegacyUsage          func() resource.LegacyProviderConfigUsage
+	// ProviderConfig, ClusterProviderConfig and Usage are the namespaced
+	// group's.
+	ProviderConfig        func() client.Object
+	ClusterProviderConfig func() client.Object
+	Usage                 func() resource.TypedProviderConfigUsage
+}
+
+// HandWritten are the hand-written test bed's provider config types.
+var HandWritten = Types{
+	LegacyProviderConfig:  func() client.Object { return &clusterv1alpha1.ProviderConfig{} },
+	LegacyUsage:           func() resource.LegacyProviderConfigUsage { return &clusterv1alpha1.ProviderConfigUsage{} },
+	ProviderConfig:        func() client.Object { return &namespacedv1alpha1.ProviderConfig{} },
+	ClusterProviderConfig: func() client.Object { return &namespacedv1alpha1.ClusterProviderConfig{} },
+	Usage:                 func() resource.TypedProviderConfigUsage { return &namespacedv1alpha1.ProviderConfigUsage{} },
+}
+
+// TerraformSetupBuilderFor is TerraformSetupBuilder reading the provider
+// config kinds of types.
+func TerraformSetupBuilderFor(tfProvider *schema.Provider, fw fwprovider.Provider, types Types) terraform.SetupFn {
 	return func(ctx context.Context, kube client.Client, mg resource.Managed) (terraform.Setup, error) {
 		ps := terraform.Setup{}
 		if tfProvider == nil {
 			return ps, errors.New(errNilProvider)
 		}
-		spec, err := resolveProviderConfig(ctx, kube, mg)
+		spec, err := types.resolve(ctx, kube, mg)
 		if err != nil {
 			return ps, err
 		}
-		switch spec.Credentials.Source {
-		case "", xpv1.CredentialsSourceNone:
+		switch spec.source {
+		case "", string(xpv1.CredentialsSourceNone):
 		default:
-			return ps, errors.Errorf("%s: %q", errUnsupportedSource, spec.Credentials.Source)
+			return ps, errors.Errorf("%s: %q", errUnsupportedSource, spec.source)
 		}
-		if spec.Endpoint == "" {
+		if spec.endpoint == "" {
 			return ps, errors.New(errNoEndpoint)
 		}
 		ps.Configuration = map[string]any{
-			KeyEndpoint: spec.Endpoint,
+			KeyEndpoint: spec.endpoint,
 		}
 		ps.FrameworkProvider = fw
 		return ps, configureNoForkClient(ctx, &ps, *tfProvider)
 	}
 }
 
-// resolveProviderConfig returns the spec of the provider config mg refers
-// to, in the namespaced API's type, as upjet-v2-upgrade.md recommends ("Kind
-// aware ProviderConfig handling"): legacy MRs resolve only the legacy
-// group's ProviderConfig, modern MRs only the modern group's kinds.
-func resolveProviderConfig(ctx context.Context, kube client.Client, mg resource.Managed) (namespacedv1alpha1.ProviderConfigSpec, error) {
+// configSpec is what the setup reads of a provider config's spec.
+type configSpec struct {
+	endpoint, source string
+}
+
+// specOf reads spec.endpoint and spec.credentials.source of pc, whichever
+// Go type holds it.
+func specOf(pc client.Object) (configSpec, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(pc)
+	if err != nil {
+		return configSpec{}, errors.Wrap(err, errGetProviderConfig)
+	}
+	var s configSpec
+	s.endpoint, _, _ = unstructured.NestedString(u, "spec", "endpoint")
+	s.source, _, _ = unstructured.NestedString(u, "spec", "credentials", "source")
+	return s, nil
+}
+
+// EndpointOf returns the fake cloud endpoint the provider config pc, of
+// any build's Go type, names (spec.endpoint).
+func EndpointOf(pc client.Object) (string, error) {
+	s, err := specOf(pc)
+	return s.endpoint, err
+}
+
+// resolve returns the spec of the provider config mg refers to, as
+// upjet-v2-upgrade.md recommends ("Kind aware ProviderConfig handling"):
+// legacy MRs resolve only the legacy group's ProviderConfig, modern MRs
+// only the modern group's kinds.
+func (t Types) resolve(ctx context.Context, kube client.Client, mg resource.Managed) (configSpec, error) {
 	switch mg := mg.(type) {
 	case resource.LegacyManaged:
-		return resolveLegacy(ctx, kube, mg)
-	case resource.ModernManaged:
-		return resolveModern(ctx, kube, mg)
-	default:
-		return namespacedv1alpha1.ProviderConfigSpec{}, errors.New(errNotManaged)
-	}
-}
-
-func resolveLegacy(ctx context.Context, kube client.Client, mg resource.LegacyManaged) (namespacedv1alpha1.ProviderConfigSpec, error) {
-	ref := mg.GetProviderConfigReference()
-	if ref == nil {
-		return namespacedv1alpha1.ProviderConfigSpec{}, errors.New(errNoProviderConfig)
-	}
-	pc := &clusterv1alpha1.ProviderConfig{}
-	if err := kube.Get(ctx, types.NamespacedName{Name: ref.Name}, pc); err != nil {
-		return namespacedv1alpha1.ProviderConfigSpec{}, errors.Wrap(err, errGetProviderConfig)
-	}
-	t := resource.NewLegacyProviderConfigUsageTracker(kube, &clusterv1alpha1.ProviderConfigUsage{})
-	if err := t.Track(ctx, mg); err != nil {
-		return namespacedv1alpha1.ProviderConfigSpec{}, errors.Wrap(err, errTrackUsage)
-	}
-	// The two specs have the same fields; a conversion keeps the rest of
-	// the setup on one type.
-	return namespacedv1alpha1.ProviderConfigSpec{
-		Endpoint: pc.Spec.Endpoint,
-		Credentials: namespacedv1alpha1.ProviderCredentials{
-			Source:                    pc.Spec.Credentials.Source,
-			CommonCredentialSelectors: pc.Spec.Credentials.CommonCredentialSelectors,
-		},
-	}, nil
-}
-
-func resolveModern(ctx context.Context, kube client.Client, mg resource.ModernManaged) (namespacedv1alpha1.ProviderConfigSpec, error) {
-	ref := mg.GetProviderConfigReference()
-	if ref == nil {
-		return namespacedv1alpha1.ProviderConfigSpec{}, errors.New(errNoProviderConfig)
-	}
-	var spec namespacedv1alpha1.ProviderConfigSpec
-	switch ref.Kind {
-	case namespacedv1alpha1.ProviderConfigKind:
-		pc := &namespacedv1alpha1.ProviderConfig{}
-		if err := kube.Get(ctx, types.NamespacedName{Namespace: mg.GetNamespace(), Name: ref.Name}, pc); err != nil {
-			return spec, errors.Wrap(err, errGetProviderConfig)
+		ref := mg.GetProviderConfigReference()
+		if ref == nil {
+			return configSpec{}, errors.New(errNoProviderConfig)
 		}
-		spec = pc.Spec
-	case namespacedv1alpha1.ClusterProviderConfigKind:
-		pc := &namespacedv1alpha1.ClusterProviderConfig{}
+		pc := t.LegacyProviderConfig()
 		if err := kube.Get(ctx, types.NamespacedName{Name: ref.Name}, pc); err != nil {
-			return spec, errors.Wrap(err, errGetProviderConfig)
+			return configSpec{}, errors.Wrap(err, errGetProviderConfig)
 		}
-		spec = pc.Spec
+		if err := resource.NewLegacyProviderConfigUsageTracker(kube, t.LegacyUsage()).Track(ctx, mg); err != nil {
+			return configSpec{}, errors.Wrap(err, errTrackUsage)
+		}
+		return specOf(pc)
+	case resource.ModernManaged:
+		ref := mg.GetProviderConfigReference()
+		if ref == nil {
+			return configSpec{}, errors.New(errNoProviderConfig)
+		}
+		var pc client.Object
+		key := types.NamespacedName{Name: ref.Name}
+		switch ref.Kind {
+		case namespacedv1alpha1.ProviderConfigKind:
+			pc, key.Namespace = t.ProviderConfig(), mg.GetNamespace()
+		case namespacedv1alpha1.ClusterProviderConfigKind:
+			pc = t.ClusterProviderConfig()
+		default:
+			return configSpec{}, errors.Errorf("%s: %q", errBadConfigKind, ref.Kind)
+		}
+		if err := kube.Get(ctx, key, pc); err != nil {
+			return configSpec{}, errors.Wrap(err, errGetProviderConfig)
+		}
+		if err := resource.NewProviderConfigUsageTracker(kube, t.Usage()).Track(ctx, mg); err != nil {
+			return configSpec{}, errors.Wrap(err, errTrackUsage)
+		}
+		return specOf(pc)
 	default:
-		return spec, errors.Errorf("%s: %q", errBadConfigKind, ref.Kind)
+		return configSpec{}, errors.New(errNotManaged)
 	}
-	t := resource.NewProviderConfigUsageTracker(kube, &namespacedv1alpha1.ProviderConfigUsage{})
-	if err := t.Track(ctx, mg); err != nil {
-		return spec, errors.Wrap(err, errTrackUsage)
-	}
-	return spec, nil
 }
 
 // configureNoForkClient configures p with ps.Configuration and stores the

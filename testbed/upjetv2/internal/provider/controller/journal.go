@@ -17,8 +17,8 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
 	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/clients"
 )
 
 // kinds are the fake cloud's managed kinds that RecoveryDeleters serves,
@@ -32,9 +32,9 @@ var kinds = []schema.GroupKind{fcrecovery.RecordSet, fcrecovery.Network, fcrecov
 // config, read through kube: the manager's cached client, as upjet's own
 // Terraform setup reads it. A live read would add an API request to every
 // lookup of a recovery pass.
-func RecoveryInventory(kube client.Reader) upjetv2.Inventory {
+func RecoveryInventory(kube client.Reader, t clients.Types) upjetv2.Inventory {
 	return upjetv2.InventoryFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
-		fc, err := cloudFor(ctx, kube, q.Candidate)
+		fc, err := cloudFor(ctx, kube, t, q.Candidate)
 		if err != nil {
 			return nil, err
 		}
@@ -49,11 +49,11 @@ func RecoveryInventory(kube client.Reader) upjetv2.Inventory {
 // RecoveryDeleters returns the Deleter of each managed kind, for
 // recovery's delete-orphans policy, against the fake cloud of each
 // candidate's provider config.
-func RecoveryDeleters(kube client.Reader) map[schema.GroupKind]recovery.Deleter {
+func RecoveryDeleters(kube client.Reader, t clients.Types) map[schema.GroupKind]recovery.Deleter {
 	out := map[schema.GroupKind]recovery.Deleter{}
 	for _, gk := range kinds {
 		out[gk] = recovery.DeleterFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) error {
-			fc, err := cloudFor(ctx, kube, c)
+			fc, err := cloudFor(ctx, kube, t, c)
 			if err != nil {
 				return err
 			}
@@ -67,7 +67,7 @@ func RecoveryDeleters(kube client.Reader) map[schema.GroupKind]recovery.Deleter 
 // intent's recorded reference, else the managed resource's. A namespaced
 // managed resource names a ProviderConfig in its own namespace or a
 // ClusterProviderConfig; a cluster-scoped one the legacy ProviderConfig.
-func cloudFor(ctx context.Context, kube client.Reader, c *recovery.Candidate) (*fakecloud.Client, error) {
+func cloudFor(ctx context.Context, kube client.Reader, t clients.Types, c *recovery.Candidate) (*fakecloud.Client, error) {
 	kind, name := c.Intent.ProviderConfig.Kind, c.Intent.ProviderConfig.Name
 	if name == "" && c.Object != nil {
 		name, _, _ = unstructured.NestedString(c.Object.Object, "spec", "providerConfigRef", "name")
@@ -77,26 +77,22 @@ func cloudFor(ctx context.Context, kube client.Reader, c *recovery.Candidate) (*
 		name = "default"
 	}
 	ns := c.Intent.Resource.Namespace
-	var endpoint string
+	var pc client.Object
+	key := types.NamespacedName{Name: name}
 	switch {
 	case ns == "":
-		pc := &clusterv1alpha1.ProviderConfig{}
-		if err := kube.Get(ctx, types.NamespacedName{Name: name}, pc); err != nil {
-			return nil, fmt.Errorf("cannot get ProviderConfig %q: %w", name, err)
-		}
-		endpoint = pc.Spec.Endpoint
+		pc = t.LegacyProviderConfig()
 	case kind == namespacedv1alpha1.ClusterProviderConfigKind:
-		pc := &namespacedv1alpha1.ClusterProviderConfig{}
-		if err := kube.Get(ctx, types.NamespacedName{Name: name}, pc); err != nil {
-			return nil, fmt.Errorf("cannot get ClusterProviderConfig %q: %w", name, err)
-		}
-		endpoint = pc.Spec.Endpoint
+		pc = t.ClusterProviderConfig()
 	default:
-		pc := &namespacedv1alpha1.ProviderConfig{}
-		if err := kube.Get(ctx, types.NamespacedName{Namespace: ns, Name: name}, pc); err != nil {
-			return nil, fmt.Errorf("cannot get ProviderConfig %s/%s: %w", ns, name, err)
-		}
-		endpoint = pc.Spec.Endpoint
+		pc, key.Namespace = t.ProviderConfig(), ns
+	}
+	if err := kube.Get(ctx, key, pc); err != nil {
+		return nil, fmt.Errorf("cannot get the provider config %s of %s: %w", key, c.Intent.Resource.Name, err)
+	}
+	endpoint, err := clients.EndpointOf(pc)
+	if err != nil {
+		return nil, err
 	}
 	if endpoint == "" {
 		return nil, fmt.Errorf("provider config %q of %s has no endpoint", name, c.Intent.Resource.Name)

@@ -1,0 +1,159 @@
+package main
+
+//lint:file-ignore SA1019 the cluster-scoped kinds are crossplane-runtime v2's legacy managed resources on purpose, with their legacy ProviderConfigUsage: provider-upjet-aws, -gcp and -azure still serve them beside the namespaced ones.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
+	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
+	"github.com/crossplane/upjet/v2/pkg/terraform"
+	"k8s.io/apimachinery/pkg/runtime"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
+	genapiscluster "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster"
+	genclusterfc "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/fakecloud/v1alpha1"
+	gencluster "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/v1alpha1"
+	genapisnamespaced "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced"
+	gennamespacedfc "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	gennamespaced "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/v1alpha1"
+	genconfig "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	gensetup "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/setup"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/clients"
+)
+
+// generatedTypes are the generated build's provider config types.
+var generatedTypes = clients.Types{
+	LegacyProviderConfig:  func() client.Object { return &gencluster.ProviderConfig{} },
+	LegacyUsage:           func() resource.LegacyProviderConfigUsage { return &gencluster.ProviderConfigUsage{} },
+	ProviderConfig:        func() client.Object { return &gennamespaced.ProviderConfig{} },
+	ClusterProviderConfig: func() client.Object { return &gennamespaced.ClusterProviderConfig{} },
+	Usage:                 func() resource.TypedProviderConfigUsage { return &gennamespaced.ProviderConfigUsage{} },
+}
+
+// generated is the build whose APIs, CRDs and controllers upjet's
+// pipeline generated (testbed/upjetv2/generated, make generate-provider)
+// with upjetv2.WrapControllerTemplate: the controllers take no Adapter;
+// each finds it with upjetv2.KindFor from the manager it is handed. Its
+// RecordSet and Network are reconciled through the Terraform CLI
+// connector, which runs terraform (OpenTofu here) in a workspace per
+// managed resource; see terraformEnv.
+var generated = build{
+	addToScheme: func(s *runtime.Scheme) error {
+		if err := genapiscluster.AddToScheme(s); err != nil {
+			return err
+		}
+		return genapisnamespaced.AddToScheme(s)
+	},
+	managedObjects: func() []client.Object {
+		return []client.Object{
+			&genclusterfc.RecordSet{}, &genclusterfc.Network{}, &genclusterfc.Address{}, &genclusterfc.Record{}, &genclusterfc.Bucket{},
+			&gennamespacedfc.RecordSet{}, &gennamespacedfc.Network{}, &gennamespacedfc.Address{}, &gennamespacedfc.Record{}, &gennamespacedfc.Bucket{},
+		}
+	},
+	providers: func(tagger ujconfig.NewInitializerFn) (*ujconfig.Provider, *ujconfig.Provider, error) {
+		var popts []genconfig.Option
+		if tagger != nil {
+			popts = append(popts, genconfig.WithTagger(tagger))
+		}
+		cluster, err := genconfig.GetProvider(popts...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot build upjet provider configuration: %w", err)
+		}
+		namespaced, err := genconfig.GetProviderNamespaced(popts...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot build namespaced upjet provider configuration: %w", err)
+		}
+		return cluster, namespaced, nil
+	},
+	setupFn:          withRequirement(clients.TerraformSetupBuilderFor(tfprovider.New(), fwprovider.New(), generatedTypes)),
+	types:            generatedTypes,
+	recordIDTemplate: genconfig.RecordIDTemplate,
+	workspaces:       true,
+	setup: func(mgr ctrl.Manager, cluster, namespaced tjcontroller.Options, _ *upjetv2.Adapter, l lineOptions) error {
+		if l.deterministicExternalName {
+			return errors.New("--deterministic-external-name is the hand-written controllers' option; the generated ones are upjet's template")
+		}
+		if err := gensetup.Cluster(mgr, cluster); err != nil {
+			return fmt.Errorf("cannot set up cluster-scoped fakecloud controllers: %w", err)
+		}
+		if err := gensetup.Namespaced(mgr, namespaced); err != nil {
+			return fmt.Errorf("cannot set up namespaced fakecloud controllers: %w", err)
+		}
+		return nil
+	},
+}
+
+// withRequirement adds the Terraform provider requirement to setup's,
+// which the Terraform CLI connector writes into each workspace's
+// main.tf.json (upjet-provider-template reads it from its image's
+// environment).
+func withRequirement(setup terraform.SetupFn) terraform.SetupFn {
+	return func(ctx context.Context, kube client.Client, mg resource.Managed) (terraform.Setup, error) {
+		ps, err := setup(ctx, kube, mg)
+		ps.Requirement = terraform.ProviderRequirement{
+			Source:  tftest.ProviderSource,
+			Version: tftest.ProviderVersion,
+			// The source is fully qualified (example.com/...), not on
+			// upjet's default registry.terraform.io.
+			Registry: `provider["%s"]`,
+		}
+		return ps, err
+	}
+}
+
+// terraformEnv prepares this process's environment for the Terraform CLI
+// connector as a provider image does: upjet runs the binary called
+// terraform from PATH, so a directory holding a terraform link to cli goes
+// first on PATH; TF_CLI_CONFIG_FILE installs terraform-provider-fakecloud
+// from the filesystem mirror; and with fresh, the workspaces' root (upjet's
+// $TMPDIR) is a new empty directory, as a new pod's /tmp is. dir holds
+// what terraformEnv writes. It returns the workspaces' root.
+func terraformEnv(dir, cli, mirror string, fresh bool) (string, error) {
+	if cli == "" || mirror == "" {
+		return "", errors.New("--generated needs --terraform and --terraform-plugin-mirror: its RecordSet and Network are reconciled through the Terraform CLI")
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		return "", fmt.Errorf("cannot create %s: %w", bin, err)
+	}
+	link := filepath.Join(bin, "terraform")
+	if err := os.Remove(link); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("cannot replace %s: %w", link, err)
+	}
+	if err := os.Symlink(cli, link); err != nil {
+		return "", fmt.Errorf("cannot link terraform to %s: %w", cli, err)
+	}
+	rc := filepath.Join(dir, "terraform.tfrc")
+	if err := os.WriteFile(rc, []byte(tftest.CLIConfig(mirror)), 0o600); err != nil {
+		return "", fmt.Errorf("cannot write the Terraform CLI configuration: %w", err)
+	}
+	env := map[string]string{
+		"PATH":               bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"TF_CLI_CONFIG_FILE": rc,
+		"CHECKPOINT_DISABLE": "1",
+	}
+	if fresh {
+		root, err := os.MkdirTemp(dir, "workspaces-")
+		if err != nil {
+			return "", fmt.Errorf("cannot create a fresh workspace root: %w", err)
+		}
+		env["TMPDIR"] = root
+	}
+	for k, v := range env {
+		if err := os.Setenv(k, v); err != nil {
+			return "", fmt.Errorf("cannot set %s: %w", k, err)
+		}
+	}
+	return os.TempDir(), nil
+}

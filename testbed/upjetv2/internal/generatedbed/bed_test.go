@@ -1,0 +1,190 @@
+package generatedbed
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
+	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
+	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/package/crds"
+)
+
+// The generated provider's managed kinds beyond the line's RecordSet and
+// Network.
+const (
+	kindRecord  = "Record"
+	kindBucket  = "Bucket"
+	kindAddress = "Address"
+)
+
+const (
+	// namespace holds the namespaced managed resources.
+	namespace = "team-a"
+	// zone holds the RecordSets' record sets, recordZone the Records'.
+	zone, recordZone = "example-com", "records-com"
+)
+
+var (
+	// cluster is the cluster-scoped group, namespaced the namespaced one.
+	cluster    = testbed.Line{Name: "v2-generated", Group: "fakecloud.intentjournal.io", ProviderConfigKind: "ProviderConfig"}
+	namespaced = testbed.Line{Name: "v2-generated", Group: "fakecloud.m.intentjournal.io", Namespace: namespace, ProviderConfigKind: "ClusterProviderConfig"}
+)
+
+// bed is a running generated provider, its cluster and its fake cloud.
+type bed struct {
+	cl       *fakecloudtest.Cluster
+	fc       *testbed.FakeCloud
+	provider *testbed.Provider
+	dir      string
+	journal  string
+}
+
+// options configure start.
+type options struct {
+	wrapped bool
+	latency time.Duration
+}
+
+// start starts envtest with the generated CRDs, the fake cloud with a
+// create latency of o.latency, and provider-fakecloud --generated, with a
+// journal when o.wrapped. Every boot of the provider gets fresh Terraform
+// workspaces, as a new pod's.
+func start(t *testing.T, o options) *bed {
+	t.Helper()
+	bins := testbed.BuildBinariesIn(t, "", "./../cmd/provider-fakecloud")
+	tofu := testenv.TerraformCLI(t)
+	mirror := tftest.BuildMirror(t)
+	b := &bed{cl: fakecloudtest.StartClusterWith(t, crds.FS), dir: t.TempDir()}
+	b.fc = testbed.StartFakeCloud(t, bins.FakeCloud, fmt.Sprintf(`--faults={"latency":{"create":%q}}`, o.latency.String()))
+	b.cl.Create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, cluster.ProviderConfig(b.fc.URL), namespaced.ProviderConfig(b.fc.URL))
+	args := []string{"--generated", "--terraform", tofu, "--terraform-plugin-mirror", mirror, "--fresh-workspaces",
+		"--terraform-state-dir", b.dir, "--poll=15s", "--max-reconcile-rate=20"}
+	if o.wrapped {
+		b.journal = filepath.Join(b.dir, "intents.db")
+		args = append(args, "--journal", b.journal, "--hold-controllers", "--recovery-report", filepath.Join(b.dir, "recovery.json"))
+	}
+	b.provider = testbed.StartProvider(t, bins.Provider, b.cl.Kubeconfig, args...)
+	return b
+}
+
+// list returns line's managed resources of kind.
+func (b *bed) list(t *testing.T, line testbed.Line, kind string) []unstructured.Unstructured {
+	t.Helper()
+	l := line.List(kind)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := b.cl.Client.List(ctx, l, line.ListOptions()...); err != nil {
+		t.Fatalf("cannot list %s %s: %v", line.Group, kind, err)
+	}
+	return l.Items
+}
+
+// ready reports whether u's Ready condition is True.
+func ready(u unstructured.Unstructured) bool { return condition(u, "Ready") == "True" }
+
+// condition returns the status of u's condition typ, "" when it has none.
+func condition(u unstructured.Unstructured, typ string) string {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ {
+			s, _ := m["status"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// conditionMessage returns the message of u's condition typ.
+func conditionMessage(u unstructured.Unstructured, typ string) string {
+	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]any)
+		if m["type"] == typ {
+			s, _ := m["message"].(string)
+			return s
+		}
+	}
+	return ""
+}
+
+// externalName returns u's crossplane.io/external-name.
+func externalName(u unstructured.Unstructured) string {
+	return u.GetAnnotations()["crossplane.io/external-name"]
+}
+
+// cloudIDs returns the Terraform IDs of the fake cloud's live objects
+// that MRs of kind make: a RecordSet's, a Network's and an Address's is
+// the cloud's ID; a Record's is composed from its zone, name and type
+// (tfprovider.RecordID), in the records' own zone; a Bucket's is its name.
+func cloudIDs(s fakecloud.Stats, kind string) []string {
+	var out []string
+	switch kind {
+	case testbed.KindRecordSet, kindRecord:
+		for _, rs := range s.Objects.RecordSets {
+			switch {
+			case kind == testbed.KindRecordSet && rs.Zone == zone:
+				out = append(out, rs.ID)
+			case kind == kindRecord && rs.Zone == recordZone:
+				out = append(out, tfprovider.RecordID(rs.Zone, rs.Name, rs.Type))
+			}
+		}
+	case testbed.KindNetwork:
+		for _, n := range s.Objects.Networks {
+			out = append(out, n.ID)
+		}
+	case kindAddress:
+		for _, a := range s.Objects.Addresses {
+			out = append(out, a.ID)
+		}
+	case kindBucket:
+		for _, b := range s.Objects.Buckets {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
+// bound checks that every MR in mrs is Ready and bound to a cloud object
+// of ids, and that no two MRs share one. It returns the problems found.
+func bound(mrs []unstructured.Unstructured, ids []string) []string {
+	var problems []string
+	owner := map[string]string{}
+	for _, mr := range mrs {
+		name := externalName(mr)
+		switch {
+		case !ready(mr):
+			problems = append(problems, fmt.Sprintf("%s %s/%s is not Ready: %s", mr.GetKind(), mr.GetNamespace(), mr.GetName(), conditionMessage(mr, "Synced")))
+		case !slices.Contains(ids, name):
+			problems = append(problems, fmt.Sprintf("%s %s/%s is bound to %q, which the cloud does not hold", mr.GetKind(), mr.GetNamespace(), mr.GetName(), name))
+		case owner[name] != "":
+			problems = append(problems, fmt.Sprintf("%s %s/%s and %s are both bound to %q", mr.GetKind(), mr.GetNamespace(), mr.GetName(), owner[name], name))
+		default:
+			owner[name] = mr.GetNamespace() + "/" + mr.GetName()
+		}
+	}
+	return problems
+}
+
+// create creates objs.
+func (b *bed) create(t *testing.T, objs ...client.Object) {
+	t.Helper()
+	b.cl.Create(t, objs...)
+}
+
+// summary lists problems, one a line.
+func summary(problems []string) string { return strings.Join(problems, "\n") }
