@@ -11,11 +11,13 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/intentjournal/intentjournal/internal/logging"
+	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
@@ -100,6 +102,7 @@ type findersOptions struct {
 	registerer prometheus.Registerer
 	nameKeyed  map[schema.GroupKind]bool
 	apiReader  client.Reader
+	line       []any
 }
 
 // WithTemplates sets the ID templates, keyed by Terraform resource type,
@@ -172,6 +175,35 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 	return func(o *findersOptions) { o.registerer = r }
 }
 
+// WithLineOption carries v, an option of a line's own NewFinders
+// (upjetv2.WithTerraformCLI), that DeriveFinders does not read; the line
+// reads it back with LineOptions.
+func WithLineOption(v any) FindersOption {
+	return func(o *findersOptions) { o.line = append(o.line, v) }
+}
+
+// LineOptions returns what WithLineOption carried in opts, in order.
+func LineOptions(opts []FindersOption) []any {
+	var o findersOptions
+	for _, fn := range opts {
+		fn(&o)
+	}
+	return o.line
+}
+
+// LookupFunc reads a kind that no in-process connector serves (one
+// reconciled through the Terraform CLI) by external name: whether the
+// resource that candidate c's create would have made under the external
+// name name exists. obj is c's managed resource with the create's
+// arguments in spec.forProvider, or as it is when they are unknown. For a
+// key probe, c is made from the managed resource and holds no intent. It
+// returns the resource (ID its external name, Tags, and Args compared with
+// the create's where only a weak proof could make it ours), nothing when
+// none exists, and an error when the lookup failed: never nothing for a
+// failure. Calls may be batched (upjetv2.WithTerraformCLI: one Terraform
+// plan per batch), so it must be safe for concurrent use.
+type LookupFunc func(ctx context.Context, c *recovery.Candidate, obj *unstructured.Unstructured, name string) ([]recovery.ExternalResource, error)
+
 // DerivedKind is what a line's NewFinders reads of one kind from its upjet
 // configuration, for DeriveFinders.
 type DerivedKind struct {
@@ -184,6 +216,12 @@ type DerivedKind struct {
 	// connector; nil when the kind is reconciled through the Terraform
 	// CLI, which no in-process connector serves.
 	Observe ObserveFunc
+	// Lookup reads the kind where Observe is nil; nil when nothing can
+	// (no upjetv2.WithTerraformCLI). The observe-by-name and
+	// observe-by-template finders, and the key probe, read through it as
+	// through Observe, and a list-by-tags finder compares what it lists
+	// with the create's arguments through it.
+	Lookup LookupFunc
 	// Render renders the kind's ID template tmpl for mg, a managed
 	// resource of the kind (typed, as New makes it).
 	Render func(ctx context.Context, tmpl *strategy.Template, mg client.Object) (string, error)
@@ -207,9 +245,9 @@ type DerivedKind struct {
 //	report-only          no finder: an unsettled create of the kind is reported
 //
 // A kind with no Observe (reconciled through the Terraform CLI, which no
-// in-process connector serves) and a list-by-tags kind with no Inventory
-// are report-only. kube writes the key label of the key probes
-// (WithVacantKeys).
+// in-process connector serves) reads through its Lookup instead; with
+// neither, it is report-only, and so is a list-by-tags kind with no
+// Inventory. kube writes the key label of the key probes (WithVacantKeys).
 //
 // DeriveFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
@@ -237,27 +275,47 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 		gk, tf := k.GVK.GroupKind(), k.Facts.TerraformResource
 		inProcess := k.Observe != nil
 		tmpl, _ := o.templates.Lookup(tf)
-		dec := decide(k.Facts, *o.templates, inProcess, o.inventory != nil)
+		dec := decide(k.Facts, *o.templates, inProcess, k.Lookup != nil, o.inventory != nil)
 		d.Kinds = append(d.Kinds, k.GVK)
 		d.Strategies[gk] = KindStrategy{TerraformResource: tf, Decision: dec}
 		switch dec.Strategy {
 		case strategy.ObserveByName:
-			d.Finders[gk] = ObserveFinder(k.Observe)
+			if inProcess {
+				d.Finders[gk] = ObserveFinder(k.Observe)
+				break
+			}
+			d.Finders[gk] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+				return ObserveFinder(k.observeFor(c)).Find(ctx, c)
+			})
 		case strategy.ObserveByTemplate:
-			t := &templateKind{tfResource: tf, tmpl: tmpl, kube: kube, observe: k.Observe, render: k.Render, newManaged: k.New,
+			t := &templateKind{tfResource: tf, tmpl: tmpl, kube: kube, observe: k.observeFor(nil), render: k.Render, newManaged: k.New,
 				claims: o.apiReader, claimants: claimants}
-			d.Finders[gk] = recovery.FinderFn(t.find)
+			find := t.find
+			if !inProcess {
+				// Each lookup reads on behalf of its own candidate.
+				find = func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+					tc := *t
+					tc.observe = k.observeFor(c)
+					return tc.find(ctx, c)
+				}
+			}
+			d.Finders[gk] = recovery.FinderFn(find)
 			if o.apiReader != nil {
 				d.Probes[gk] = KeyProbeFn(t.probe)
 				claimants[tf] = append(claimants[tf], k.GVK)
 			}
 		case strategy.ListByTags:
 			f := newListFinder(gk, tf, o.inventory, o.nameKeyed[gk])
-			if inProcess {
+			switch {
+			case inProcess:
 				// An inventory returns IDs and tags: what only a weak
 				// proof makes ours is observed, and compared with the
 				// create's arguments, before it may be adopted.
 				f = recovery.VerifyArgs(f, argsMatcher(k.Observe))
+			case k.Lookup != nil:
+				f = recovery.VerifyArgs(f, recovery.MatcherFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) (recovery.ArgsMatch, []string, error) {
+					return argsMatcher(k.observeFor(c)).Match(ctx, c, r)
+				}))
 			}
 			d.Finders[gk] = f
 		}
@@ -270,19 +328,48 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 }
 
 // decide is strategy.Classify with what this process can run: a kind no
-// in-process connector serves can be neither observed nor, without an
-// inventory, listed.
-func decide(f strategy.Facts, t strategy.Templates, inProcess, hasInventory bool) strategy.Decision {
+// in-process connector serves is observed only through its lookup
+// (hasLookup), and nothing is listed without an inventory.
+func decide(f strategy.Facts, t strategy.Templates, inProcess, hasLookup, hasInventory bool) strategy.Decision {
 	d := strategy.Classify(f, t)
+	observes := d.Strategy == strategy.ObserveByName || d.Strategy == strategy.ObserveByTemplate
 	switch {
-	case !inProcess && (d.Strategy == strategy.ObserveByName || d.Strategy == strategy.ObserveByTemplate):
+	case observes && !inProcess && !hasLookup:
 		return strategy.Decision{Strategy: strategy.ReportOnly,
-			Reason: "it is reconciled through the Terraform CLI, and the derived finders observe only through the in-process plugin SDK and framework connectors; " + d.Reason}
+			Reason: "it is reconciled through the Terraform CLI, and no Terraform CLI was given to look it up with (upjetv2.WithTerraformCLI); " + d.Reason}
+	case observes && !inProcess:
+		d.Reason = "looked up through the Terraform CLI, one plan with import blocks per batch; " + d.Reason
 	case !hasInventory && d.Strategy == strategy.ListByTags:
 		return strategy.Decision{Strategy: strategy.ReportOnly,
 			Reason: "no inventory was given (WithInventory); " + d.Reason}
 	}
 	return d
+}
+
+// observeFor returns k's reads as an ObserveFunc, for the finders and the
+// probe: k.Observe, else k.Lookup on behalf of c; with c nil (the key
+// probe), on behalf of a candidate made from the managed resource read.
+func (k DerivedKind) observeFor(c *recovery.Candidate) ObserveFunc {
+	if k.Observe != nil || k.Lookup == nil {
+		return k.Observe
+	}
+	return func(ctx context.Context, obj *unstructured.Unstructured, _ map[string]any, name string) ([]recovery.ExternalResource, error) {
+		cand := c
+		if cand == nil {
+			cand = probeCandidate(k.GVK, obj)
+		}
+		return k.Lookup(ctx, cand, obj, name)
+	}
+}
+
+// probeCandidate returns a candidate for the key probe's read of obj, a
+// managed resource of kind gvk about to be created: its identity, and no
+// intent yet.
+func probeCandidate(gvk schema.GroupVersionKind, obj *unstructured.Unstructured) *recovery.Candidate {
+	return &recovery.Candidate{GVK: gvk, Object: obj, Intent: journal.Intent{Resource: journal.ResourceRef{
+		APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind,
+		Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: string(obj.GetUID()),
+	}}}
 }
 
 // KeyLabel is the label a KeyProbe puts on a managed resource whose

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -9,9 +10,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/validation"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -28,30 +36,181 @@ func TestDecide(t *testing.T) {
 	tagged := strategy.Facts{TerraformResource: "fake_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}}
 	bare := strategy.Facts{TerraformResource: "fake_attachment", ExternalNameConfig: "IdentifierFromProvider"}
 	cases := map[string]struct {
-		reason                  string
-		f                       strategy.Facts
-		inProcess, hasInventory bool
-		want                    strategy.Strategy
+		reason                             string
+		f                                  strategy.Facts
+		inProcess, hasLookup, hasInventory bool
+		want                               strategy.Strategy
+		wantReason                         string // a part of the reason, "" for any
 	}{
-		"ObserveByName":             {reason: "an ID known before the create, observed in-process", f: known, inProcess: true, want: strategy.ObserveByName},
-		"ObserveByTemplate":         {reason: "a cloud-assigned ID a template renders", f: templated, inProcess: true, want: strategy.ObserveByTemplate},
-		"ListByTags":                {reason: "a tagged cloud-assigned kind with an inventory", f: tagged, inProcess: true, hasInventory: true, want: strategy.ListByTags},
-		"ListByTagsNoInventory":     {reason: "without an inventory nothing lists", f: tagged, inProcess: true, want: strategy.ReportOnly},
-		"ListByTagsCLI":             {reason: "listing needs no connector", f: tagged, hasInventory: true, want: strategy.ListByTags},
-		"ObserveByNameCLI":          {reason: "a kind reconciled through the Terraform CLI has no in-process connector to observe with", f: known, hasInventory: true, want: strategy.ReportOnly},
-		"ObserveByTemplateCLI":      {reason: "the same for a template", f: templated, hasInventory: true, want: strategy.ReportOnly},
-		"ReportOnly":                {reason: "no tags, no template", f: bare, inProcess: true, hasInventory: true, want: strategy.ReportOnly},
-		"TemplateBeforeTags":        {reason: "a template names one resource exactly, so it wins over tags", f: strategy.Facts{TerraformResource: "fake_dns", TagFields: []string{"tags"}}, inProcess: true, hasInventory: true, want: strategy.ObserveByTemplate},
-		"TemplateBeforeNoInventory": {reason: "a template needs no inventory", f: templated, inProcess: true, want: strategy.ObserveByTemplate},
+		"ObserveByName":              {reason: "an ID known before the create, observed in-process", f: known, inProcess: true, want: strategy.ObserveByName},
+		"ObserveByTemplate":          {reason: "a cloud-assigned ID a template renders", f: templated, inProcess: true, want: strategy.ObserveByTemplate},
+		"ListByTags":                 {reason: "a tagged cloud-assigned kind with an inventory", f: tagged, inProcess: true, hasInventory: true, want: strategy.ListByTags},
+		"ListByTagsNoInventory":      {reason: "without an inventory nothing lists", f: tagged, inProcess: true, want: strategy.ReportOnly},
+		"ListByTagsCLI":              {reason: "listing needs no connector", f: tagged, hasInventory: true, want: strategy.ListByTags},
+		"ObserveByNameCLI":           {reason: "a kind reconciled through the Terraform CLI, with no CLI lookup, has nothing to observe with", f: known, hasInventory: true, want: strategy.ReportOnly, wantReason: "WithTerraformCLI"},
+		"ObserveByTemplateCLI":       {reason: "the same for a template", f: templated, hasInventory: true, want: strategy.ReportOnly, wantReason: "WithTerraformCLI"},
+		"ObserveByNameCLILookup":     {reason: "a CLI kind with a lookup is read through it by name", f: known, hasLookup: true, want: strategy.ObserveByName, wantReason: "through the Terraform CLI"},
+		"ObserveByTemplateCLILookup": {reason: "and by its rendered ID", f: templated, hasLookup: true, want: strategy.ObserveByTemplate, wantReason: "through the Terraform CLI"},
+		"ListByTagsCLILookup":        {reason: "a lookup lists nothing: a tagged CLI kind still needs an inventory", f: tagged, hasLookup: true, want: strategy.ReportOnly, wantReason: "WithInventory"},
+		"ReportOnlyCLILookup":        {reason: "a lookup needs an ID: no tags, no template is still report-only", f: bare, hasLookup: true, hasInventory: true, want: strategy.ReportOnly},
+		"ReportOnly":                 {reason: "no tags, no template", f: bare, inProcess: true, hasInventory: true, want: strategy.ReportOnly},
+		"TemplateBeforeTags":         {reason: "a template names one resource exactly, so it wins over tags", f: strategy.Facts{TerraformResource: "fake_dns", TagFields: []string{"tags"}}, inProcess: true, hasInventory: true, want: strategy.ObserveByTemplate},
+		"TemplateBeforeNoInventory":  {reason: "a template needs no inventory", f: templated, inProcess: true, want: strategy.ObserveByTemplate},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			got := decide(tc.f, tmpl, tc.inProcess, tc.hasInventory)
-			if got.Strategy != tc.want || got.Reason == "" {
-				t.Errorf("%s\ndecide(%+v, in-process %t, inventory %t) = %+v, want %s with a reason", tc.reason, tc.f, tc.inProcess, tc.hasInventory, got, tc.want)
+			got := decide(tc.f, tmpl, tc.inProcess, tc.hasLookup, tc.hasInventory)
+			if got.Strategy != tc.want || got.Reason == "" || !strings.Contains(got.Reason, tc.wantReason) {
+				t.Errorf("%s\ndecide(%+v, in-process %t, lookup %t, inventory %t) = %+v, want %s with a reason containing %q",
+					tc.reason, tc.f, tc.inProcess, tc.hasLookup, tc.hasInventory, got, tc.want, tc.wantReason)
 			}
 		})
 	}
+}
+
+// lookupCall is one call of a kind's LookupFunc.
+type lookupCall struct {
+	cand *recovery.Candidate
+	name string
+	args any // spec.forProvider of the object read
+}
+
+// TestDeriveFindersLookup: a kind with no in-process connector but a
+// LookupFunc (a Terraform CLI kind) is read through it by every strategy
+// that reads by ID, on behalf of the candidate being resolved, or, for the
+// key probe, of one made from the managed resource; what it finds is
+// returned as found, and its failure is a lookup error, never "nothing".
+func TestDeriveFindersLookup(t *testing.T) {
+	byName := schema.GroupVersionKind{Group: "x.io", Version: "v1", Kind: "Bucket"}
+	byTemplate := corev1.SchemeGroupVersion.WithKind("ConfigMap") // a type the fake client can label
+	byTags := schema.GroupVersionKind{Group: "x.io", Version: "v1", Kind: "VPC"}
+	tmpl, err := strategy.NewTemplates(map[string]string{"fake_dns": "zones/z/records/{{ .parameters.name }}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []lookupCall
+	var answer []recovery.ExternalResource
+	var fail error
+	lookup := func(_ context.Context, c *recovery.Candidate, obj *unstructured.Unstructured, name string) ([]recovery.ExternalResource, error) {
+		args, _, _ := unstructured.NestedFieldCopy(obj.Object, "spec", "forProvider")
+		calls = append(calls, lookupCall{cand: c, name: name, args: args})
+		return answer, fail
+	}
+	render := func(_ context.Context, _ *strategy.Template, mg client.Object) (string, error) {
+		return "zones/z/records/" + mg.GetName(), nil
+	}
+	kinds := []DerivedKind{
+		{GVK: byName, Facts: strategy.Facts{TerraformResource: "fake_bucket", IDKnownBeforeCreate: true, ExternalNameConfig: "ParameterAsIdentifier"}, Lookup: lookup},
+		{GVK: byTemplate, Facts: strategy.Facts{TerraformResource: "fake_dns", ExternalNameConfig: "IdentifierFromProvider"}, Lookup: lookup,
+			Render: render, New: func() client.Object { return &corev1.ConfigMap{} }},
+		{GVK: byTags, Facts: strategy.Facts{TerraformResource: "fake_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}}, Lookup: lookup},
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		t.Fatal(err)
+	}
+	www := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "www", UID: "uid-www"}}
+	kube := fake.NewClientBuilder().WithScheme(scheme).WithObjects(www.DeepCopy()).Build()
+	inv := InventoryFn(func(context.Context, TagQuery) ([]recovery.ExternalResource, error) {
+		return []recovery.ExternalResource{{ID: "vpc-1", Tags: map[string]string{recovery.TagCrossplaneKind: "vpc.x.io", recovery.TagCrossplaneName: "net"}}}, nil
+	})
+	d, err := DeriveFinders(kube, kinds, WithTemplates(tmpl), WithInventory(inv), WithVacantKeys(kube), WithFindersRegisterer(prometheus.NewRegistry()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for gvk, want := range map[schema.GroupVersionKind]strategy.Strategy{byName: strategy.ObserveByName, byTemplate: strategy.ObserveByTemplate, byTags: strategy.ListByTags} {
+		if got := d.Strategies[gvk.GroupKind()].Strategy; got != want || d.Finders[gvk.GroupKind()] == nil {
+			t.Errorf("%s: strategy %s, finder %t; want %s with a finder", gvk.Kind, got, d.Finders[gvk.GroupKind()] != nil, want)
+		}
+	}
+	if d.Probes[byTemplate.GroupKind()] == nil {
+		t.Fatalf("no key probe for the observe-by-template kind")
+	}
+
+	candidate := func(gvk schema.GroupVersionKind, ns, name, extName string, forProvider map[string]any) *recovery.Candidate {
+		obj := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"forProvider": forProvider}}}
+		obj.SetGroupVersionKind(gvk)
+		obj.SetNamespace(ns)
+		obj.SetName(name)
+		obj.SetUID(types.UID("uid-" + name))
+		return &recovery.Candidate{GVK: gvk, Object: obj, Intent: journal.Intent{ExternalName: extName,
+			Resource: journal.ResourceRef{Kind: gvk.Kind, Namespace: ns, Name: name, UID: "uid-" + name}}}
+	}
+	ctx := context.Background()
+	found := []recovery.ExternalResource{{ID: "found", Tags: map[string]string{recovery.TagUID: "uid-b"}}}
+
+	t.Run("ObserveByName", func(t *testing.T) {
+		calls, answer, fail = nil, found, nil
+		c := candidate(byName, "team-a", "b", "my-bucket", map[string]any{"bucket": "my-bucket"})
+		got, err := d.Finders[byName.GroupKind()].Find(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(found, got); diff != "" {
+			t.Errorf("Find: -want +got:\n%s", diff)
+		}
+		want := []lookupCall{{cand: c, name: "my-bucket", args: map[string]any{"bucket": "my-bucket"}}}
+		if diff := cmp.Diff(want, calls, cmp.AllowUnexported(lookupCall{}), cmp.Comparer(func(a, b *recovery.Candidate) bool { return a == b })); diff != "" {
+			t.Errorf("the lookup is by the intended external name, on behalf of the candidate: -want +got:\n%s", diff)
+		}
+	})
+	t.Run("ObserveByNameFails", func(t *testing.T) {
+		calls, answer, fail = nil, nil, errors.New("plan: connection refused")
+		got, err := d.Finders[byName.GroupKind()].Find(ctx, candidate(byName, "team-a", "b", "my-bucket", nil))
+		if err == nil || got != nil {
+			t.Errorf("Find = %v, %v; want the lookup's error, not nothing found", got, err)
+		}
+	})
+	t.Run("ObserveByTemplate", func(t *testing.T) {
+		calls, answer, fail = nil, []recovery.ExternalResource{{ID: "zones/z/records/www"}}, nil
+		c := candidate(byTemplate, "team-a", "www", "", map[string]any{"name": "www"})
+		c.Intent.VacantKey = "zones/z/records/www"
+		got, err := d.Finders[byTemplate.GroupKind()].Find(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 1 || calls[0].cand != c || calls[0].name != "zones/z/records/www" {
+			t.Errorf("lookups %+v, want one by the rendered ID on behalf of the candidate", calls)
+		}
+		if len(got) != 1 || !got[0].KeyChecked {
+			t.Errorf("Find = %+v, want the resource at the vacant key with its claimants checked", got)
+		}
+	})
+	t.Run("KeyProbe", func(t *testing.T) {
+		calls, answer, fail = nil, nil, nil
+		mg := www.DeepCopy()
+		if err := kube.Get(ctx, client.ObjectKeyFromObject(mg), mg); err != nil {
+			t.Fatal(err)
+		}
+		key, vacant, err := d.Probes[byTemplate.GroupKind()].ProbeKey(ctx, mg)
+		if err != nil || key != "zones/z/records/www" || !vacant {
+			t.Fatalf("Probe = %q, %t, %v; want the rendered key, vacant", key, vacant, err)
+		}
+		if len(calls) != 1 || calls[0].name != key {
+			t.Fatalf("lookups %+v, want one by the key", calls)
+		}
+		ref := calls[0].cand.Intent.Resource
+		if ref.UID != "uid-www" || ref.Namespace != "team-a" || ref.Name != "www" || calls[0].cand.GVK != byTemplate || calls[0].cand.Object == nil {
+			t.Errorf("the probe's lookup is on behalf of %+v (%s), want the managed resource's identity and object", ref, calls[0].cand.GVK)
+		}
+		if mg.GetLabels()[KeyLabel] != KeyLabelValue("fake_dns", key) {
+			t.Errorf("labels %v, want the key's claim", mg.GetLabels())
+		}
+	})
+	t.Run("ListByTagsVerifiesThroughLookup", func(t *testing.T) {
+		calls, answer, fail = nil, []recovery.ExternalResource{{ID: "vpc-1", Args: recovery.ArgsDifferent, ArgsDiffer: []string{"cidr"}}}, nil
+		c := candidate(byTags, "", "net", "", map[string]any{"cidr": "10.0.0.0/16"})
+		got, err := d.Finders[byTags.GroupKind()].Find(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(calls) != 1 || calls[0].cand != c || calls[0].name != "vpc-1" {
+			t.Errorf("lookups %+v, want one of the listed ID on behalf of the candidate", calls)
+		}
+		if len(got) != 1 || got[0].Args != recovery.ArgsDifferent {
+			t.Errorf("Find = %+v, want vpc-1 compared through the lookup: its arguments differ", got)
+		}
+	})
 }
 
 // TestListFinder checks what a list-by-tags finder hands the inventory, and
@@ -160,5 +319,17 @@ func TestKeyLabelValue(t *testing.T) {
 	}
 	if errs := validation.IsQualifiedName(KeyLabel); len(errs) > 0 {
 		t.Errorf("KeyLabel %q is not a label key: %v", KeyLabel, errs)
+	}
+}
+
+// TestLineOptions: a line reads back, in order, exactly the values its
+// own options carried among DeriveFinders' options.
+func TestLineOptions(t *testing.T) {
+	opts := []FindersOption{WithLineOption("a"), WithInventory(nil), WithLineOption(2), WithTemplates(strategy.Templates{})}
+	if diff := cmp.Diff([]any{"a", 2}, LineOptions(opts)); diff != "" {
+		t.Errorf("LineOptions: -want +got:\n%s", diff)
+	}
+	if got := LineOptions(nil); got != nil {
+		t.Errorf("LineOptions(nil) = %v, want none", got)
 	}
 }

@@ -84,6 +84,10 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
 func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*adapter.DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
+	cli, err := terraformCLIOf(opts)
+	if err != nil {
+		return nil, err
+	}
 	var kinds []adapter.DerivedKind
 	var nameKeyed []schema.GroupKind
 	for _, p := range providers {
@@ -119,6 +123,8 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 				k.Observe = func(ctx context.Context, obj *unstructured.Unstructured, args map[string]any, name string) ([]recovery.ExternalResource, error) {
 					return ObserveCreate(ctx, conn, store, obj, args, newManaged(), name)
 				}
+			} else if cli != nil {
+				k.Lookup = cli.lookup(kube, setup, r, newManaged)
 			}
 			kinds = append(kinds, k)
 		}

@@ -3,6 +3,7 @@ package terraform
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"os"
@@ -223,6 +224,19 @@ func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]b
 			continue
 		}
 		found := im.external(rc.Change.After, e.res.ImportID)
+		if im.rt.ExternalName != nil {
+			attrs, _ := rc.Change.After.(map[string]any)
+			name, err := im.rt.ExternalName(e.res.Candidate, attrs)
+			if err == nil && name == "" {
+				err = errors.New("it is empty")
+			}
+			if err != nil {
+				e.res.Status, e.res.Err = StatusError, fmt.Errorf("cannot derive the external name of %s from what the plan read: %w", e.block.address, err)
+				removed[e] = true
+				continue
+			}
+			found.ID = name
+		}
 		compareArgs(e.res.Candidate, &found, rc.Change.After)
 		im.classify(e.res, found)
 		if e.res.Status == StatusConflict || e.res.Status == StatusFound && !im.o.reportOnly {

@@ -29,6 +29,13 @@ type ResourceType struct {
 	// TagsAttribute is the attribute that holds the resource's tags
 	// (default "tags").
 	TagsAttribute string
+	// ExternalName returns the external name (recovery.ExternalResource.ID)
+	// of a resource an import plan read for candidate c, from the
+	// attributes the plan read: for an upjet kind, its
+	// ExternalName.GetExternalNameFn, what upjet itself sets after a
+	// create. Nil means the id attribute. A resource already in the
+	// workspace's state is reported by its id.
+	ExternalName func(c *recovery.Candidate, attrs map[string]any) (string, error)
 }
 
 // DefaultImportID returns the intent's intended external name, else the
