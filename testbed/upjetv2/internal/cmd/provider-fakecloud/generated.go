@@ -127,15 +127,26 @@ func terraformEnv(dir, cli, mirror string, fresh bool) (string, error) {
 	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return "", fmt.Errorf("cannot create %s: %w", bin, err)
 	}
+	// Each file is made under a name of this process's and renamed into
+	// place: providers sharing dir (the crash matrix's lanes) replace
+	// each other's atomically, with the same content.
 	link := filepath.Join(bin, "terraform")
-	if err := os.Remove(link); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("cannot replace %s: %w", link, err)
+	tmp := fmt.Sprintf("%s.%d", link, os.Getpid())
+	if err := os.Remove(tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("cannot replace %s: %w", tmp, err)
 	}
-	if err := os.Symlink(cli, link); err != nil {
+	if err := os.Symlink(cli, tmp); err != nil {
+		return "", fmt.Errorf("cannot link terraform to %s: %w", cli, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
 		return "", fmt.Errorf("cannot link terraform to %s: %w", cli, err)
 	}
 	rc := filepath.Join(dir, "terraform.tfrc")
-	if err := os.WriteFile(rc, []byte(tftest.CLIConfig(mirror)), 0o600); err != nil {
+	tmp = fmt.Sprintf("%s.%d", rc, os.Getpid())
+	if err := os.WriteFile(tmp, []byte(tftest.CLIConfig(mirror)), 0o600); err != nil {
+		return "", fmt.Errorf("cannot write the Terraform CLI configuration: %w", err)
+	}
+	if err := os.Rename(tmp, rc); err != nil {
 		return "", fmt.Errorf("cannot write the Terraform CLI configuration: %w", err)
 	}
 	env := map[string]string{
