@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -112,6 +113,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	}
 
 	b := l.build()
+	findersOptions := b.findersOptions
 	if b.workspaces {
 		dir := l.stateDir
 		if dir == "" {
@@ -124,6 +126,13 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			return err
 		}
 		zl.Info("Terraform CLI workspaces", zap.String("root", root), zap.String("terraform", l.terraformCLI))
+		// The finders of the Terraform CLI kinds look up through
+		// workspaces of their own, this boot's alone.
+		finders, err := os.MkdirTemp(dir, "finders-")
+		if err != nil {
+			return fmt.Errorf("cannot create the finders' Terraform workspaces: %w", err)
+		}
+		findersOptions = append(slices.Clone(findersOptions), upjetv2.WithTerraformCLI(l.terraformCLI, finders))
 	}
 	so, err := providercmd.NewScaleOut(cfg, o, zl, b.managedObjects())
 	if err != nil {
@@ -226,7 +235,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 				// resource in any shard claims the same key.
 				upjetv2.WithVacantKeys(mgr.GetAPIReader()),
 				upjetv2.WithFindersLogger(lr),
-			}, b.findersOptions...)...)
+			}, findersOptions...)...)
 		if err != nil {
 			return err
 		}
