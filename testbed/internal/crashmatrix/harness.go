@@ -39,13 +39,16 @@ type env struct {
 	line testbed.Line
 	// weak, when set, is how the line runs within-skew trials
 	// (WithWeakTags); records, its Record kind (WithRecords).
-	weak     *WeakTags
-	records  *Records
-	cl       *fakecloudtest.Cluster
-	fc       *testbed.FakeCloud
-	provider string // built with -tags failpoints
-	mode     Mode
-	converge time.Duration
+	weak    *WeakTags
+	records *Records
+	// providerArgs are every trial's extra provider flags
+	// (WithProviderArgs).
+	providerArgs []string
+	cl           *fakecloudtest.Cluster
+	fc           *testbed.FakeCloud
+	provider     string // built with -tags failpoints
+	mode         Mode
+	converge     time.Duration
 	// keep, when set, receives the reports and provider logs of every
 	// trial that breaks an invariant.
 	keep string
@@ -140,6 +143,7 @@ func (e *env) start(t *testing.T, tr *trial, name string, fps ...failpoint.Term)
 	dir := tr.dir
 	args := []string{"--kubeconfig", e.cl.Kubeconfig, "--metrics-bind-address", "0", "--max-reconcile-rate=100",
 		"--replica", "provider-0", "--recovery-report", filepath.Join(dir, "recovery.json")}
+	args = append(args, e.providerArgs...)
 	args = append(args, tr.providerArgs...)
 	if e.mode == ModeJournal {
 		args = append(args, "--journal", filepath.Join(dir, "intents.db"))

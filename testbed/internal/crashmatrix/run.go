@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -35,9 +36,18 @@ const DefaultTrials = 20
 type Option func(*options)
 
 type options struct {
-	trials  int
-	weak    *WeakTags
-	records *Records
+	trials       int
+	weak         *WeakTags
+	records      *Records
+	providerArgs []string
+	converge     time.Duration
+}
+
+// WithProviderArgs adds args to every trial's provider flags: the
+// generated build of provider-fakecloud (--generated and its Terraform
+// CLI's).
+func WithProviderArgs(args ...string) Option {
+	return func(o *options) { o.providerArgs = append(o.providerArgs, args...) }
 }
 
 // WeakTags is how a line runs the trials whose look-alikes are made
@@ -90,10 +100,20 @@ func WithDefaultTrials(n int) Option {
 	return func(o *options) { o.trials = n }
 }
 
-// trialsFlagSet reports whether -crash.trials was given.
-func trialsFlagSet() bool {
+// WithDefaultConverge sets how long the restarted provider may take to
+// converge when -crash.converge is not given on the command line. A line
+// whose creates each run a Terraform process (upjet's Terraform CLI
+// connector) needs longer than the default: every failed apply costs a
+// reconcile that resolves its intent and one that creates again, each
+// backed off by crossplane-runtime (up to a minute at a time).
+func WithDefaultConverge(d time.Duration) Option {
+	return func(o *options) { o.converge = d }
+}
+
+// flagSet reports whether the flag name was given.
+func flagSet(name string) bool {
 	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "crash.trials" })
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
 
@@ -110,12 +130,15 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 	// Under -short (make test-unit) skip before building the provider:
 	// a matrix with no trial is no pass.
 	testenv.SkipShort(t, "provider-fakecloud -tags failpoints and "+testenv.NeedEnvtest)
-	o := options{trials: *trials}
+	o := options{trials: *trials, converge: *converge}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	if trialsFlagSet() {
+	if flagSet("crash.trials") {
 		o.trials = *trials
+	}
+	if flagSet("crash.converge") {
+		o.converge = *converge
 	}
 	mode, err := ParseMode(*modeFlag)
 	if err != nil {
@@ -125,7 +148,7 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano()) % 1_000_000_000
 	}
-	t.Logf("crash matrix: line %s, mode %s, %d trials from -crash.seed=%d", line.Name, mode, o.trials, seed)
+	t.Logf("crash matrix: line %s, mode %s, %d trials from -crash.seed=%d, converge within %s", line.Name, mode, o.trials, seed, o.converge)
 
 	start := time.Now()
 	bins := make(chan string, 1)
@@ -136,6 +159,8 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 		t.FailNow()
 	}
 
+	// The test that called Run, which a replay runs alone.
+	top, _, _ := strings.Cut(t.Name(), "/")
 	replayFlags := ""
 	if *older {
 		replayFlags = " -crash.older-lookalikes"
@@ -157,7 +182,7 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 		go func() {
 			defer wg.Done()
 			t.Run(fmt.Sprintf("lane-%d", lane), func(t *testing.T) {
-				e := &env{line: line, weak: o.weak, records: o.records, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: *converge, provider: provider, keep: *keep, debug: *debug}
+				e := &env{line: line, weak: o.weak, records: o.records, providerArgs: o.providerArgs, cl: fakecloudtest.StartClusterWith(t, line.CRDs), mode: mode, converge: o.converge, provider: provider, keep: *keep, debug: *debug}
 				e.fc = testbed.StartFakeCloud(t, fcBin, fmt.Sprintf("--seed=%d", seed+uint64(lane)))
 				e.setUp(t)
 				for i := range work {
@@ -176,7 +201,7 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 								t.Logf("reported, not asserted in annotations mode: %s", v)
 								continue
 							}
-							t.Errorf("%s\nreplay: (cd %s && go test ./internal/crashmatrix -run TestCrashMatrix -crash.mode=%s -crash.trials=1 -crash.lanes=1 -crash.seed=%d%s)", v, line.Module, mode, p.Seed, replayFlags)
+							t.Errorf("%s\nreplay: (cd %s && go test ./internal/crashmatrix -run '^%s$' -crash.mode=%s -crash.trials=1 -crash.lanes=1 -crash.seed=%d%s)", v, line.Module, top, mode, p.Seed, replayFlags)
 						}
 					})
 				}
