@@ -22,8 +22,9 @@ type MRWrites struct {
 }
 
 // mrResources are the API resources (plurals) of the fake cloud's managed
-// kinds, whose writes CountWrites counts.
-var mrResources = map[string]bool{"recordsets": true, "networks": true, "addresses": true}
+// kinds (the generated provider's Record and Bucket too), whose writes
+// CountWrites counts.
+var mrResources = map[string]bool{"recordsets": true, "networks": true, "addresses": true, "records": true, "buckets": true}
 
 // CountWrites counts the API writes the provider logged (--log-api-writes)
 // to the MRs called names (unique across scopes), their status included:

@@ -57,6 +57,8 @@ type bed struct {
 type options struct {
 	wrapped bool
 	latency time.Duration
+	// args are the provider's further flags.
+	args []string
 }
 
 // start starts envtest with the generated CRDs, the fake cloud with a
@@ -77,6 +79,7 @@ func start(t *testing.T, o options) *bed {
 		b.journal = filepath.Join(b.dir, "intents.db")
 		args = append(args, "--journal", b.journal, "--hold-controllers", "--recovery-report", filepath.Join(b.dir, "recovery.json"))
 	}
+	args = append(args, o.args...)
 	b.provider = testbed.StartProvider(t, bins.Provider, b.cl.Kubeconfig, args...)
 	return b
 }
