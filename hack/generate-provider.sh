@@ -15,32 +15,17 @@
 #      package/crds.
 # The schema document it starts from, generated/config/schema.json, is
 # `make schema`'s. goimports (golang.org/x/tools v0.30.0) and controller-gen
-# are built once and cached outside the repo, as hack/generate.sh caches
-# controller-gen. A second run leaves no diff.
+# are built once and cached outside the repo (hack/lib/tools.sh). A second
+# run leaves no diff.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GEN="${ROOT}/testbed/upjetv2/generated"
-TOOLS="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/tools"
+# shellcheck source=lib/tools.sh
+source "${ROOT}/hack/lib/tools.sh"
 readonly GOIMPORTS_VERSION=v0.30.0
 
 log() { printf 'generate-provider: %s\n' "$*" >&2; }
-
-# controller_gen VERSION MODULE_DIR prints the path of controller-gen VERSION,
-# building it from the throwaway module MODULE_DIR first if it is not cached.
-# The same function, and cache, as hack/generate.sh's.
-controller_gen() {
-	local version=$1 module=$2
-	local cache="${TOOLS}/controller-gen-${version}"
-	local bin="${cache}/controller-gen"
-	if [[ ! -x "${bin}" ]]; then
-		log "building controller-gen ${version} into ${cache}"
-		mkdir -p "${cache}"
-		(cd "${module}" && GOWORK=off go build -trimpath -o "${bin}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
-		mv "${bin}.tmp" "${bin}"
-	fi
-	echo "${bin}"
-}
 
 # goimports_dir prints the directory of goimports GOIMPORTS_VERSION,
 # installing it from the module proxy first if it is not cached.

@@ -13,21 +13,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-
-# controller_gen VERSION MODULE_DIR prints the path of controller-gen VERSION,
-# building it from the throwaway module MODULE_DIR first if it is not cached.
-controller_gen() {
-	local version=$1 module=$2
-	local cache="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/tools/controller-gen-${version}"
-	local bin="${cache}/controller-gen"
-	if [[ ! -x "${bin}" ]]; then
-		echo "generate: building controller-gen ${version} into ${cache}" >&2
-		mkdir -p "${cache}"
-		(cd "${module}" && GOWORK=off go build -trimpath -o "${bin}.tmp" sigs.k8s.io/controller-tools/cmd/controller-gen)
-		mv "${bin}.tmp" "${bin}"
-	fi
-	echo "${bin}"
-}
+# shellcheck source=lib/tools.sh
+source "${ROOT}/hack/lib/tools.sh"
 
 # crds GEN APIS DIR writes the CRDs of the API packages APIS to DIR, keeping
 # the embedding Go file there and replacing only the manifests.
