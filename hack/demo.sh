@@ -13,7 +13,10 @@
 #
 # Environment:
 #   DEMO_LINE           the crossplane line: v2 (default; namespaced managed
-#                       resources in two namespaces) or v1 (legacy, cluster-scoped)
+#                       resources in two namespaces), v2-generated (the same
+#                       kinds from the provider upjet's pipeline generated, through
+#                       upjet's Terraform CLI connector: crossplane/upjet#561)
+#                       or v1 (legacy, cluster-scoped)
 #   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
 #   DEMO_RUNS           the runs, comma-separated (default unwrapped,wrapped,no-kill)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
@@ -35,11 +38,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 readonly GO=${GO:-go}
 readonly BIN_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin"
 readonly LINE=${DEMO_LINE:-v2}
+# module is the line's test-bed module, whose provider-fakecloud the demo
+# runs; v2-generated runs the v2 module's binary with --generated.
 case $LINE in
-v1) crds=testbed/internal/fakecloud/crds work=v1.work ;;
-v2) crds=testbed/upjetv2/internal/provider/crds work=go.work ;;
+v1) crds=testbed/internal/fakecloud/crds work=v1.work module=v1 ;;
+v2) crds=testbed/upjetv2/internal/provider/crds work=go.work module=v2 ;;
+v2-generated) crds=testbed/upjetv2/generated/package/crds work=go.work module=v2 ;;
 *)
-	printf 'demo.sh: DEMO_LINE=%s: want v1 or v2\n' "$LINE" >&2
+	printf 'demo.sh: DEMO_LINE=%s: want v1, v2 or v2-generated\n' "$LINE" >&2
 	exit 2
 	;;
 esac
@@ -63,13 +69,34 @@ for cmd in fakecloud intentjournal-dev; do
 	log "building $cmd into $BIN_DIR"
 	"$GO" build -o "$BIN_DIR/$cmd" "$pkg"
 done
-log "building the $LINE line's provider-fakecloud into $BIN_DIR/provider-fakecloud-$LINE"
-GOWORK=$PWD/$work "$GO" -C "testbed/upjet$LINE" build -o "$BIN_DIR/provider-fakecloud-$LINE" ./internal/cmd/provider-fakecloud
+log "building the $module line's provider-fakecloud into $BIN_DIR/provider-fakecloud-$module"
+GOWORK=$PWD/$work "$GO" -C "testbed/upjet$module" build -o "$BIN_DIR/provider-fakecloud-$module" ./internal/cmd/provider-fakecloud
 
-exec "$BIN_DIR/intentjournal-dev" demo \
+# The generated provider runs Terraform as upjet runs it in a provider
+# image: OpenTofu from the tools cache, terraform-provider-fakecloud from a
+# filesystem mirror, and with --fresh-workspaces an empty workspace root at
+# every start, as a new pod's.
+generated=()
+if [[ $LINE == v2-generated ]]; then
+	# shellcheck source=lib/tools.sh
+	source hack/lib/tools.sh
+	tf=$(tofu_path "$PWD")
+	log "building terraform-provider-fakecloud into $BIN_DIR/mirror"
+	rm -rf "$BIN_DIR/mirror"
+	fakecloud_mirror "$PWD" "$BIN_DIR/mirror"
+	state=$(mktemp -d)
+	trap 'rm -rf "$state"' EXIT
+	generated=(--provider-arg=--generated --provider-arg="--terraform=$tf"
+		--provider-arg="--terraform-plugin-mirror=$BIN_DIR/mirror"
+		--provider-arg=--fresh-workspaces --provider-arg="--terraform-state-dir=$state")
+fi
+
+# Not exec: the trap removes the generated line's workspaces afterwards.
+"$BIN_DIR/intentjournal-dev" demo \
 	--line "$LINE" \
 	--crds "$PWD/$crds" \
 	--fakecloud-bin "$BIN_DIR/fakecloud" \
-	--provider-bin "$BIN_DIR/provider-fakecloud-$LINE" \
+	--provider-bin "$BIN_DIR/provider-fakecloud-$module" \
 	--orphans "$orphans" \
+	"${generated[@]}" \
 	"$@"

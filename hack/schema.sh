@@ -18,31 +18,19 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${ROOT}/testbed/upjetv2/generated/config/schema.json"
 
-readonly PROVIDER_HOST=example.com
-readonly PROVIDER_NAMESPACE=intentjournal
-readonly PROVIDER_TYPE=fakecloud
-readonly PROVIDER_VERSION=0.1.0
-readonly PROVIDER_SOURCE="${PROVIDER_HOST}/${PROVIDER_NAMESPACE}/${PROVIDER_TYPE}"
+# shellcheck source=lib/tools.sh
+source "${ROOT}/hack/lib/tools.sh"
 
 log() { printf 'schema: %s\n' "$*" >&2; }
 
-TF="$(bash "${ROOT}/hack/tools.sh" env | sed -n 's/^INTENTJOURNAL_TF_PATH=//p')"
-if [[ ! -x "${TF}" ]]; then
-	log "error: OpenTofu is not at ${TF}: run make tools, or set INTENTJOURNAL_TF_PATH"
-	exit 1
-fi
+TF="$(tofu_path "${ROOT}")"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "${WORK}"' EXIT
 
-platform="$(cd "${ROOT}" && go env GOOS)_$(cd "${ROOT}" && go env GOARCH)"
 mirror="${WORK}/mirror"
-bin_dir="${mirror}/${PROVIDER_SOURCE}/${PROVIDER_VERSION}/${platform}"
-mkdir -p "${bin_dir}"
 log "building terraform-provider-${PROVIDER_TYPE}"
-(cd "${ROOT}" && GOWORK="${ROOT}/go.work" go build -trimpath \
-	-o "${bin_dir}/terraform-provider-${PROVIDER_TYPE}_v${PROVIDER_VERSION}" \
-	./testbed/cmd/terraform-provider-fakecloud)
+fakecloud_mirror "${ROOT}" "${mirror}"
 
 cat >"${WORK}/tf.rc" <<EOF
 provider_installation {

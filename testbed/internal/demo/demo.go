@@ -378,9 +378,8 @@ func (r *run) startCloud(ctx context.Context) error {
 	return nil
 }
 
-// waitDispatched waits until dispatchedFraction of the MRs have
-// external-create-succeeded, that is their asynchronous create is running,
-// and returns how many have. It gives up waiting, and returns what it has,
+// waitDispatched waits until dispatchedFraction of the MRs' creates are
+// dispatched (see dispatched), and returns how many are. It gives up waiting, and returns what it has,
 // once the first dispatched create is three quarters through its latency:
 // later, creates would start to return before the kill.
 func (r *run) waitDispatched(ctx context.Context) (int, error) {
@@ -393,15 +392,9 @@ func (r *run) waitDispatched(ctx context.Context) (int, error) {
 		if exited, err := r.provider.exited(); exited {
 			return false, fmt.Errorf("the provider exited (%v); the end of its log is logged above", err)
 		}
-		mrs, err := r.tracker.list(ctx)
-		if err != nil {
+		var err error
+		if n, err = r.dispatched(ctx); err != nil {
 			return false, err
-		}
-		n = 0
-		for _, m := range mrs {
-			if m.CreateSucceeded {
-				n++
-			}
 		}
 		if n > 0 && first.IsZero() {
 			first = time.Now()
@@ -421,6 +414,29 @@ func (r *run) waitDispatched(ctx context.Context) (int, error) {
 		return false, nil
 	})
 	return n, err
+}
+
+// dispatched returns how many creates are dispatched: the MRs that carry
+// external-create-succeeded, or, on a line whose creates reach the cloud
+// well after that (Line.DispatchedInCloud), the creates the cloud holds.
+// The cloud commits a create when it arrives and answers after its
+// latency, so either way a dispatched create is in flight until then.
+func (r *run) dispatched(ctx context.Context) (int, error) {
+	if r.o.Line.DispatchedInCloud {
+		s, err := r.stats(ctx)
+		return int(s.Total().Creates), err
+	}
+	mrs, err := r.tracker.list(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, m := range mrs {
+		if m.CreateSucceeded {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // waitConverged waits until every MR is Ready or paused, or until

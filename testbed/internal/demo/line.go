@@ -24,13 +24,20 @@ const (
 	// resources of fakecloud.m.intentjournal.io, the same names in two
 	// namespaces.
 	LineV2 LineName = "v2"
+	// LineV2Generated is the v2 line's provider as upjet's pipeline
+	// generates it with intentjournal's controller template
+	// (provider-fakecloud --generated): its RecordSets and Networks, of
+	// the same group and namespaces as LineV2's, are reconciled through
+	// upjet's Terraform CLI connector, a tofu apply per create in a
+	// workspace that dies with the pod (crossplane/upjet#561).
+	LineV2Generated LineName = "v2-generated"
 )
 
 // DefaultLine is the line `make demo` runs unless DEMO_LINE says otherwise.
 const DefaultLine = LineV2
 
 // Lines returns the names of every line, default first.
-func Lines() []LineName { return []LineName{LineV2, LineV1} }
+func Lines() []LineName { return []LineName{LineV2, LineV2Generated, LineV1} }
 
 // Line is what the demo needs to know of a crossplane line, as data: the
 // demo drives managed resources as unstructured objects, so that it links
@@ -58,6 +65,12 @@ type Line struct {
 	// EmbeddedCRDs, when set, are the line's CRD manifests built into this
 	// binary, used when Options.CRDDir is empty.
 	EmbeddedCRDs fs.FS
+	// DispatchedInCloud, when set, counts a create dispatched once the
+	// fake cloud holds it, not once its MR carries
+	// external-create-succeeded: upjet's Terraform CLI connector writes
+	// that annotation when it starts tofu, seconds before the create
+	// reaches the cloud, and a kill then would find nothing in flight.
+	DispatchedInCloud bool
 }
 
 // providerPackage is provider-fakecloud's main package in each line's
@@ -86,6 +99,10 @@ func LineFor(name LineName) (Line, error) {
 			ModuleDir:      "testbed/upjetv2", ProviderPackage: providerPackage,
 			CRDDir: "testbed/upjetv2/internal/provider/crds",
 		}, nil
+	case LineV2Generated:
+		l, err := LineFor(LineV2)
+		l.Name, l.CRDDir, l.DispatchedInCloud = LineV2Generated, "testbed/upjetv2/generated/package/crds", true
+		return l, err
 	}
 	return Line{}, fmt.Errorf("unknown crossplane line %q: want one of %q", name, Lines())
 }

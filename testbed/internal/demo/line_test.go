@@ -41,9 +41,10 @@ func TestLineFor(t *testing.T) {
 		wantEmbedded   bool
 		wantErr        bool
 	}{
-		"V1":      {reason: "The legacy line is cluster-scoped, its CRDs built in.", name: LineV1, wantEmbedded: true},
-		"V2":      {reason: "The v2 line is namespaced; its CRDs live in its own module.", name: LineV2, wantNamespaced: true},
-		"Unknown": {reason: "A line that does not exist is an error.", name: "v3", wantErr: true},
+		"V1":          {reason: "The legacy line is cluster-scoped, its CRDs built in.", name: LineV1, wantEmbedded: true},
+		"V2":          {reason: "The v2 line is namespaced; its CRDs live in its own module.", name: LineV2, wantNamespaced: true},
+		"V2Generated": {reason: "The generated v2 provider serves the v2 line's namespaced kinds.", name: LineV2Generated, wantNamespaced: true},
+		"Unknown":     {reason: "A line that does not exist is an error.", name: "v3", wantErr: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -65,6 +65,12 @@ const (
 	dispatchRate = 20.0
 	// minCreateLatency is the shortest automatic create latency.
 	minCreateLatency = 3 * time.Second
+	// minCloudDispatchLatency is the shortest automatic create latency on
+	// a line whose creates each start a tofu process
+	// (Line.DispatchedInCloud): every apply must reach the cloud before
+	// the first one returns, and tofu processes in parallel on a small
+	// machine start seconds apart.
+	minCloudDispatchLatency = 30 * time.Second
 	// readyTimeout bounds how long the fake cloud may take to come up.
 	readyTimeout = 30 * time.Second
 	// apiTimeout bounds each call to the API server or the fake cloud.
@@ -132,7 +138,11 @@ func (o *Options) setDefaults() {
 	}
 	if o.CreateLatency <= 0 {
 		d := time.Duration(float64(2*o.PerKind) / dispatchRate * float64(time.Second))
-		o.CreateLatency = max(minCreateLatency, d.Round(time.Second))
+		least := minCreateLatency
+		if o.Line.DispatchedInCloud {
+			least = minCloudDispatchLatency
+		}
+		o.CreateLatency = max(least, d.Round(time.Second))
 	}
 	if o.RestartLatency <= 0 {
 		o.RestartLatency = time.Second

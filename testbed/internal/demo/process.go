@@ -48,7 +48,9 @@ func (p *process) start() error {
 	cmd := exec.Command(p.path, p.args...)
 	cmd.Stdout, cmd.Stderr = f, f
 	// A process group of its own: a Ctrl-C at the terminal reaches the
-	// demo, which then stops its children in order.
+	// demo, which then stops its children in order; and a SIGKILL takes
+	// the provider's children with it (the terraform processes of upjet's
+	// Terraform CLI connector), as a container's end does.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		_ = f.Close()
@@ -95,16 +97,26 @@ func (p *process) stop(sig syscall.Signal) {
 	if !p.running() {
 		return
 	}
-	if err := p.cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
+	pid := p.cmd.Process.Pid
+	// SIGKILL goes to the whole group; SIGTERM to the process alone, as
+	// the kubelet signals a container's first process.
+	target := pid
+	if sig == syscall.SIGKILL {
+		target = -pid
+	}
+	if err := syscall.Kill(target, sig); err != nil && !errors.Is(err, syscall.ESRCH) {
 		p.log.Warn("Cannot signal process", zap.String("process", p.name), zap.Error(err))
 	}
 	select {
 	case <-p.done:
 	case <-time.After(stopTimeout):
 		p.log.Warn("Process did not exit; killing it", zap.String("process", p.name), zap.Duration("waited", stopTimeout))
-		_ = p.cmd.Process.Kill()
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		<-p.done
 	}
+	// Whatever of the group outlived its leader ends with it, as in a
+	// container.
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
 
 // tail returns up to n last lines of the process's log.
