@@ -6,13 +6,10 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/testbed/internal/crashmatrix"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
-	itestbed "github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/package/crds"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
 // generatedTrials is how many trials make test runs on the generated
@@ -40,20 +37,7 @@ const generatedConverge = 6 * time.Minute
 // the plugin SDK connector.
 func TestCrashMatrixGenerated(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud -tags failpoints, OpenTofu and "+testenv.NeedEnvtest)
-	base := itestbed.Line{
-		Module:          "testbed/upjetv2",
-		ProviderPackage: testbed.ProviderPackage,
-		CRDs:            crds.FS,
-	}
-	namespaced, cluster := base, base
-	namespaced.Name = "v2 generated, namespaced"
-	namespaced.Group, namespaced.Namespace, namespaced.ProviderConfigKind = fcrecovery.GroupNamespaced, "crash", "ClusterProviderConfig"
-	cluster.Name = "v2 generated, cluster-scoped"
-	cluster.Group, cluster.ProviderConfigKind = fcrecovery.Group, "ProviderConfig"
-	line := namespaced
-	if *scope == "cluster" {
-		line = cluster
-	}
+	line, namespaced, cluster := lines(t, "v2 generated,", crds.FS)
 	args := []string{"--generated", "--terraform", testenv.TerraformCLI(t), "--terraform-plugin-mirror", tftest.BuildMirror(t),
 		"--fresh-workspaces", "--terraform-state-dir", t.TempDir()}
 	crashmatrix.Run(t, line,

@@ -2,6 +2,7 @@ package crashmatrix
 
 import (
 	"flag"
+	"io/fs"
 	"testing"
 
 	"github.com/intentjournal/intentjournal/adapter"
@@ -29,17 +30,28 @@ var scope = flag.String("crash.scope", "namespaced", "scope of the trials' manag
 //     the tagless kind found by its ID template and proven by the key
 //     probe (there is no cluster-scoped Record).
 func TestCrashMatrix(t *testing.T) {
+	line, namespaced, cluster := lines(t, "v2", crds.FS)
+	crashmatrix.Run(t, line,
+		crashmatrix.WithWeakTags(crashmatrix.WeakTags{Line: cluster, ProviderArgs: []string{"--uid-tag=false"}}),
+		crashmatrix.WithRecords(crashmatrix.Records{Line: namespaced, KeyLabel: adapter.KeyLabel, ExternalName: tfprovider.RecordID}))
+}
+
+// lines returns the line of the v2 test bed's module whose provider
+// serves the CRDs crdFS, called name, in both scopes, and the one
+// -crash.scope picks: namespaced kinds in namespace crash with a
+// ClusterProviderConfig, or cluster-scoped ones with a ProviderConfig.
+func lines(t *testing.T, name string, crdFS fs.FS) (line, namespaced, cluster itestbed.Line) {
+	t.Helper()
 	base := itestbed.Line{
 		Module:          "testbed/upjetv2",
 		ProviderPackage: testbed.ProviderPackage,
-		CRDs:            crds.FS,
+		CRDs:            crdFS,
 	}
-	namespaced, cluster := base, base
-	namespaced.Name = "v2 namespaced"
+	namespaced, cluster = base, base
+	namespaced.Name = name + " namespaced"
 	namespaced.Group, namespaced.Namespace, namespaced.ProviderConfigKind = fcrecovery.GroupNamespaced, "crash", "ClusterProviderConfig"
-	cluster.Name = "v2 cluster-scoped"
+	cluster.Name = name + " cluster-scoped"
 	cluster.Group, cluster.ProviderConfigKind = fcrecovery.Group, "ProviderConfig"
-	var line itestbed.Line
 	switch *scope {
 	case "namespaced":
 		line = namespaced
@@ -48,7 +60,5 @@ func TestCrashMatrix(t *testing.T) {
 	default:
 		t.Fatalf("-crash.scope=%q: want namespaced or cluster", *scope)
 	}
-	crashmatrix.Run(t, line,
-		crashmatrix.WithWeakTags(crashmatrix.WeakTags{Line: cluster, ProviderArgs: []string{"--uid-tag=false"}}),
-		crashmatrix.WithRecords(crashmatrix.Records{Line: namespaced, KeyLabel: adapter.KeyLabel, ExternalName: tfprovider.RecordID}))
+	return line, namespaced, cluster
 }
