@@ -18,14 +18,17 @@ import (
 // line's create callback calls it before the callback it wraps runs, so
 // that the reconcile that callback requests already sees the external
 // name. A create this process did not dispatch (none in flight at key) is
-// left alone.
+// left alone. The create stays in flight until Created returns: Observed
+// in a concurrent reconcile leaves it to the callback, rather than patch
+// the external name a second time.
 //
 // It never fails the callback: whatever it cannot record stays unsettled
 // in the journal, and Observe or the next recovery pass finishes it.
 func (k *Kind) Created(ctx context.Context, key types.NamespacedName, err error) {
 	failpoint.Hit(failpoint.AfterCreate)
-	if f := k.untrack(key); f != nil {
+	if f := k.claim(key); f != nil {
 		k.created(ctx, f, err)
+		k.land(key, f)
 		f.release()
 	}
 }
@@ -35,7 +38,8 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 	in := f.intent
 	key, uid := client.ObjectKeyFromObject(f.mg), f.mg.GetUID()
 	if cerr == nil {
-		id, err := k.terraformID(f)
+		st, err := k.createdState(f)
+		id := st.TerraformID
 		if err == nil && id == "" {
 			err = errNoID
 		}
@@ -48,7 +52,11 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
 			return
 		}
-		if _, err := k.finish(ctx, in, key, uid, en); err != nil {
+		// The reconcile the callback requests next sees the name: the
+		// patch's own event need not wake another (EventFilter).
+		k.expectPatch(key, boundPatch{uid: uid, name: en, also: st.Annotations})
+		if _, err := k.finish(ctx, in, key, uid, en, st.Annotations); err != nil {
+			k.forgetPatch(key)
 			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
 			return
 		}
@@ -76,13 +84,17 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 	}
 }
 
-// terraformID reads the new resource's Terraform ID through the kind's
-// TerraformIDFunc; "" without one.
-func (k *Kind) terraformID(f *flight) (string, error) {
-	if k.tfID == nil {
-		return "", nil
+// createdState reads what the succeeded create left through the kind's
+// CreatedStateFunc, or its TerraformIDFunc; nothing without either.
+func (k *Kind) createdState(f *flight) (CreatedState, error) {
+	switch {
+	case k.state != nil:
+		return k.state(f.mg)
+	case k.tfID != nil:
+		id, err := k.tfID(f.mg)
+		return CreatedState{TerraformID: id}, err
 	}
-	return k.tfID(f.mg)
+	return CreatedState{}, nil
 }
 
 // errorMessage returns err's text, or "" for nil.

@@ -57,7 +57,7 @@ func (k *Kind) Observed(ctx context.Context, mg client.Object) {
 		// annotation-only intent): only the annotation is left to drop.
 		in.State = journal.StateSettled
 	}
-	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name, false)
+	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name, false, nil)
 	if berr != nil {
 		k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(berr))...)
 		return

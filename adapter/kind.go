@@ -41,6 +41,28 @@ func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
 // reads it from its upjet's operation tracker.
 type TerraformIDFunc func(obj client.Object) (string, error)
 
+// CreatedState is what a succeeded async create left for its callback to
+// settle with: the new resource's Terraform ID ("" when none is there),
+// and the annotations the line's own Observe sets beside the external
+// name from the same state. The callback's external-name patch carries
+// those annotations too, so that the Observe after the create finds
+// nothing to write and makes none of its own (upjet's Terraform CLI
+// connector sets upjet.crossplane.io/provider-meta with the external
+// name, resource.SetCriticalAnnotations). They never replace the external
+// name or the intent annotation.
+type CreatedState struct {
+	TerraformID string
+	Annotations map[string]string
+}
+
+// CreatedStateFunc reads, once, the state a succeeded async create of obj
+// left (see CreatedState).
+type CreatedStateFunc func(obj client.Object) (CreatedState, error)
+
+// WithCreatedState sets how the callback of a succeeded async create
+// reads what the create left: fn replaces the Kind's TerraformIDFunc.
+func WithCreatedState(fn CreatedStateFunc) KindOption { return func(k *Kind) { k.state = fn } }
+
 // Kind is the create path of one managed kind. A line's Kind wraps its
 // connector and callback provider around it: Create, Observed and
 // Deleting for the external client, MarkAsync and Created for the async
@@ -49,12 +71,17 @@ type Kind struct {
 	a          *Adapter
 	gvk        schema.GroupVersionKind
 	tfID       TerraformIDFunc
+	state      CreatedStateFunc // replaces tfID when set
 	keys       KeyFunc
 	nameFromID func(string) (string, error)
 
 	mu       sync.Mutex
 	async    bool
 	inflight map[types.NamespacedName]*flight // by managed resource namespace and name
+	// filtering says the kind's controller drops the update event of the
+	// callback's external-name patch, patches (EventFilter).
+	filtering bool
+	patches   map[types.NamespacedName]boundPatch
 
 	// requeue carries Adapter.Requeue's requests to the controller
 	// (Requeues).
@@ -63,11 +90,17 @@ type Kind struct {
 	stranded workqueue.TypedRateLimiter[types.NamespacedName]
 }
 
-// flight is a create dispatched by this process whose callback has not run.
+// flight is a create dispatched by this process whose callback has not
+// finished.
 type flight struct {
 	intent journal.Intent
 	mg     client.Object
 	unlock func() // releases the create lock; never nil
+	// ending says the callback has begun recording the create's end; the
+	// flight stays tracked until it has finished, so that an Observe in a
+	// concurrent reconcile leaves the external name to the callback
+	// instead of patching it a second time.
+	ending bool
 }
 
 // release releases the flight's create lock.
@@ -103,6 +136,29 @@ func (k *Kind) untrack(key types.NamespacedName) *flight {
 	f := k.inflight[key]
 	delete(k.inflight, key)
 	return f
+}
+
+// claim returns the flight at key for its callback to end, or nil when
+// there is none or another callback has claimed it; the flight stays
+// tracked until land.
+func (k *Kind) claim(key types.NamespacedName) *flight {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	f := k.inflight[key]
+	if f == nil || f.ending {
+		return nil
+	}
+	f.ending = true
+	return f
+}
+
+// land stops tracking the flight f at key, which its callback has ended.
+func (k *Kind) land(key types.NamespacedName, f *flight) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.inflight[key] == f {
+		delete(k.inflight, key)
+	}
 }
 
 func (k *Kind) inFlight(key types.NamespacedName, uid types.UID) bool {
@@ -160,16 +216,18 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Settleme
 }
 
 // bind persists the external name and drops the intent annotation in one
-// merge patch. The patch names the UID, so it fails rather than touch a
+// merge patch, with the annotations also (CreatedState.Annotations). The patch names the UID, so it fails rather than touch a
 // managed resource recreated under the same name.
 //
 // With dropPending it drops crossplane-runtime's external-create-pending
 // mark too, as the recovery pass does when it adopts (see markLost).
-func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string, dropPending bool) (string, error) {
-	ann := map[string]any{
-		recovery.AnnotationExternalName: externalName,
-		journal.AnnotationKey:           nil,
+func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string, dropPending bool, also map[string]string) (string, error) {
+	ann := map[string]any{}
+	for a, v := range also {
+		ann[a] = v
 	}
+	ann[recovery.AnnotationExternalName] = externalName
+	ann[journal.AnnotationKey] = nil
 	if dropPending {
 		ann[recovery.AnnotationExternalCreatePending] = nil
 	}
@@ -247,12 +305,12 @@ const cacheWait = 5 * time.Second
 
 // finish settles a succeeded create: succeeded with the external name
 // (durable first), then the patch, then settled.
-func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string) (string, error) {
+func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string, also map[string]string) (string, error) {
 	if _, err := k.settle(ctx, in, journal.Settlement{State: journal.StateSucceeded, ExternalName: externalName}); err != nil {
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
-	rv, err := k.bind(ctx, key, uid, externalName, k.markLost(ctx, key, uid))
+	rv, err := k.bind(ctx, key, uid, externalName, k.markLost(ctx, key, uid), also)
 	if err != nil {
 		return "", err
 	}

@@ -65,9 +65,9 @@ var templateEdits = []templateEdit{
 		min:     1, max: 1,
 	},
 	{
-		what:    "the requeue source",
+		what:    "the requeue source and the event filter",
 		anchor:  "Named(name).\n",
-		replace: "Named(name).\n\t\tWatchesRawSource(ijk.Requeues()).\n",
+		replace: "Named(name).\n\t\tWatchesRawSource(ijk.Requeues()).\n\t\tWithEventFilter(ijk.EventFilter()).\n",
 		min:     1, max: 1,
 	},
 	{
@@ -95,7 +95,8 @@ var templateEdits = []templateEdit{
 //   - the async connectors' callback providers wrapped (Kind.WrapCallbacks);
 //   - the external connector wrapped (Kind.WithExternalConnector);
 //   - Kind.ReconcilerOptions appended to the reconciler's options;
-//   - the kind's requeue source watched (Kind.Requeues);
+//   - the kind's requeue source watched (Kind.Requeues), and its event
+//     filter added (Kind.EventFilter);
 //   - the reconciler wrapped (Kind.Reconciler).
 //
 // It fails, naming the edit, when an anchor is missing or found more

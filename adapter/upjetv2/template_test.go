@@ -124,6 +124,7 @@ func TestWrappedControllerVariants(t *testing.T) {
 				"ijk.WithExternalConnector":      1,
 				"ijk.ReconcilerOptions":          1,
 				"ijk.Requeues":                   1,
+				"ijk.EventFilter":                1,
 				"ijk.Reconciler":                 1,
 			}
 			if v.async {
@@ -158,7 +159,7 @@ func TestWrapControllerTemplateRefuses(t *testing.T) {
 		name, tmpl, want string
 	}{
 		{"already wrapped", wrapped, "already imports ijupjetv2"},
-		{"anchor moved", strings.Replace(upjet, "Named(name).\n", "Named(name).WithLogConstructor(nil).\n", 1), "the requeue source: found"},
+		{"anchor moved", strings.Replace(upjet, "Named(name).\n", "Named(name).WithLogConstructor(nil).\n", 1), "the requeue source and the event filter: found"},
 		{"connector renamed", strings.ReplaceAll(upjet, "managed.WithExternalConnecter(", "managed.WithExternalConnector("), "the external connector: found"},
 		{"two reconcilers", upjet + "\n// Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))\n", "the reconciler: found"},
 		{"no callbacks", strings.ReplaceAll(upjet, "CallbackProvider(ac)", "CallbackProvider(nil)"), "want 1 to 3"},

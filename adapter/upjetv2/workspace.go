@@ -8,8 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
+	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -47,17 +49,21 @@ func (a *Adapter) WorkspaceKind(gvk schema.GroupVersionKind, r *config.Resource,
 	if a == nil {
 		return nil
 	}
-	return &Kind{k: a.Adapter.Kind(gvk, workspaceName(r, root), opts...)}
+	opts = append(slices.Clip(opts), adapter.WithCreatedState(workspaceCreated(r, root)))
+	return &Kind{k: a.Adapter.Kind(gvk, nil, opts...)}
 }
 
-// workspaceName returns the adapter.TerraformIDFunc of a CLI kind: the
+// workspaceCreated returns the adapter.CreatedStateFunc of a CLI kind: the
 // external name read from the workspace state of the managed resource
-// (see WorkspaceKind).
-func workspaceName(r *config.Resource, root string) adapter.TerraformIDFunc {
-	return func(mg client.Object) (string, error) {
+// (see WorkspaceKind), and upjet's provider-meta annotation from the same
+// read, which upjet's Observe sets with the external name
+// (resource.SetCriticalAnnotations): the callback's patch writes both, so
+// that the Observe after the create has no annotation left to update.
+func workspaceCreated(r *config.Resource, root string) adapter.CreatedStateFunc {
+	return func(mg client.Object) (adapter.CreatedState, error) {
 		uid := string(mg.GetUID())
 		if uid == "" {
-			return "", nil
+			return adapter.CreatedState{}, nil
 		}
 		dir := root
 		if dir == "" {
@@ -69,20 +75,24 @@ func workspaceName(r *config.Resource, root string) adapter.TerraformIDFunc {
 		// torn copy must fail to decode, never be read in two halves.
 		b, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil
+			return adapter.CreatedState{}, nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("cannot read the workspace state %s: %w", path, err)
+			return adapter.CreatedState{}, fmt.Errorf("cannot read the workspace state %s: %w", path, err)
 		}
-		attrs, err := decodeWorkspaceState(b)
+		st, err := decodeWorkspaceState(b)
 		if err != nil {
-			return "", fmt.Errorf("cannot decode the workspace state %s: %w", path, err)
+			return adapter.CreatedState{}, fmt.Errorf("cannot decode the workspace state %s: %w", path, err)
 		}
-		name, err := externalNameFromState(r, attrs)
+		name, err := externalNameFromState(r, st.attributes)
 		if err != nil {
-			return "", fmt.Errorf("cannot derive the external name from the workspace state %s: %w", path, err)
+			return adapter.CreatedState{}, fmt.Errorf("cannot derive the external name from the workspace state %s: %w", path, err)
 		}
-		return name, nil
+		out := adapter.CreatedState{TerraformID: name}
+		if name != "" && st.private != "" {
+			out.Annotations = map[string]string{ujresource.AnnotationKeyPrivateRawAttribute: st.private}
+		}
+		return out, nil
 	}
 }
 
@@ -93,6 +103,7 @@ type workspaceStateV4 struct {
 	Resources []struct {
 		Instances []struct {
 			Attributes json.RawMessage `json:"attributes"`
+			Private    []byte          `json:"private"` // base64 in the file
 		} `json:"instances"`
 	} `json:"resources"`
 }
@@ -100,36 +111,44 @@ type workspaceStateV4 struct {
 // errStateVersion is the error of a state in another format than 4.
 var errStateVersion = errors.New("not a Terraform state of format version 4")
 
-// decodeWorkspaceState returns the attributes of the first instance of the
-// first resource in the Terraform state b, the instance upjet's
-// StateV4.GetAttributes reads: an upjet workspace holds one managed
-// resource. It returns nil and no error for a state with no resource, no
-// instance or null attributes, and for empty bytes (as Terraform reads an
-// empty state file: no state). Bytes that are not a version 4 state, or
-// whose attributes are not an object, are an error.
-func decodeWorkspaceState(b []byte) (map[string]any, error) {
+// workspaceState is what decodeWorkspaceState reads of a workspace's
+// state: the managed instance's attributes, and its private data as upjet
+// reads it (StateV4.GetPrivateRaw, base64-decoded), "" when there is none.
+type workspaceState struct {
+	attributes map[string]any
+	private    string
+}
+
+// decodeWorkspaceState returns the attributes and private data of the
+// first instance of the first resource in the Terraform state b, the
+// instance upjet's StateV4.GetAttributes reads: an upjet workspace holds
+// one managed resource. It returns no attributes and no error for a state
+// with no resource, no instance or null attributes, and for empty bytes
+// (as Terraform reads an empty state file: no state). Bytes that are not a
+// version 4 state, or whose attributes are not an object, are an error.
+func decodeWorkspaceState(b []byte) (workspaceState, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
-		return nil, nil
+		return workspaceState{}, nil
 	}
 	var s workspaceStateV4
 	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, err
+		return workspaceState{}, err
 	}
 	if s.Version == nil || *s.Version != 4 {
-		return nil, errStateVersion
+		return workspaceState{}, errStateVersion
 	}
 	if len(s.Resources) == 0 || len(s.Resources[0].Instances) == 0 {
-		return nil, nil
+		return workspaceState{}, nil
 	}
-	raw := s.Resources[0].Instances[0].Attributes
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil
+	in := s.Resources[0].Instances[0]
+	out := workspaceState{private: string(in.Private)}
+	if len(in.Attributes) == 0 || string(in.Attributes) == "null" {
+		return out, nil
 	}
-	var attrs map[string]any
-	if err := json.Unmarshal(raw, &attrs); err != nil {
-		return nil, fmt.Errorf("cannot decode the instance attributes: %w", err)
+	if err := json.Unmarshal(in.Attributes, &out.attributes); err != nil {
+		return workspaceState{}, fmt.Errorf("cannot decode the instance attributes: %w", err)
 	}
-	return attrs, nil
+	return out, nil
 }
 
 // externalNameFromState returns the external name of the resource whose

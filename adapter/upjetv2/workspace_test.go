@@ -12,6 +12,8 @@ import (
 	"github.com/crossplane/upjet/v2/pkg/config"
 	ujjson "github.com/crossplane/upjet/v2/pkg/resource/json"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/adapter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -50,8 +52,9 @@ func withID(t testing.TB, v string) []byte {
 func TestDecodeWorkspaceState(t *testing.T) {
 	golden := readWorkspaceGolden(t)
 	type want struct {
-		attrs map[string]any
-		err   bool
+		attrs   map[string]any
+		private string
+		err     bool
 	}
 	cases := map[string]struct {
 		reason string
@@ -59,9 +62,9 @@ func TestDecodeWorkspaceState(t *testing.T) {
 		want   want
 	}{
 		"Applied": {
-			reason: "The state an apply left holds the managed instance's attributes, the cloud's ID among them.",
+			reason: "The state an apply left holds the managed instance's attributes, the cloud's ID among them, and its private data, base64-decoded.",
 			state:  golden,
-			want: want{attrs: map[string]any{
+			want: want{private: "null", attrs: map[string]any{
 				"id": goldenID, "name": "net-ok", "cidr_block": "10.1.0.0/16",
 				"tags": map[string]any{
 					"crossplane-kind":           "network.fakecloud.intentjournal.io",
@@ -81,6 +84,16 @@ func TestDecodeWorkspaceState(t *testing.T) {
 		"NullAttributes": {
 			reason: "Null attributes are no attributes.",
 			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":null}]}]}`),
+		},
+		"NoPrivate": {
+			reason: "An instance without private data has none.",
+			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":{"id":"x"}}]}]}`),
+			want:   want{attrs: map[string]any{"id": "x"}},
+		},
+		"PrivateNotBase64": {
+			reason: "Private data that is not base64 is an error: upjet could not read the state either.",
+			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":{"id":"x"},"private":"%%%"}]}]}`),
+			want:   want{err: true},
 		},
 		"Empty": {
 			reason: "An empty file is no state, as Terraform reads it.",
@@ -114,22 +127,23 @@ func TestDecodeWorkspaceState(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			attrs, err := decodeWorkspaceState(tc.state)
-			if diff := cmp.Diff(tc.want, want{attrs: attrs, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
+			got, err := decodeWorkspaceState(tc.state)
+			if diff := cmp.Diff(tc.want, want{attrs: got.attributes, private: got.private, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s\ndecodeWorkspaceState(): -want, +got (error %v):\n%s", tc.reason, err, diff)
 			}
 		})
 	}
 }
 
-func TestWorkspaceName(t *testing.T) {
+func TestWorkspaceCreated(t *testing.T) {
 	const uid = types.UID("8ebc4a0f-3f4d-4726-aa26-0a5fdd60683c")
 	templated := config.TemplatedStringAsIdentifier("name", "projects/p1/networks/{{ .external_name }}")
 	failing := config.IdentifierFromProvider
 	failing.GetExternalNameFn = func(map[string]any) (string, error) { return "", errors.New("boom") }
+	meta := map[string]string{"upjet.crossplane.io/provider-meta": "null"}
 	type want struct {
-		name string
-		err  bool
+		state adapter.CreatedState
+		err   bool
 	}
 	cases := map[string]struct {
 		reason string
@@ -138,28 +152,34 @@ func TestWorkspaceName(t *testing.T) {
 		want   want
 	}{
 		"IdentifierFromProvider": {
-			reason: "The external name of an IdentifierFromProvider kind is the ID the apply wrote.",
+			reason: "The external name of an IdentifierFromProvider kind is the ID the apply wrote; upjet's provider-meta annotation is the instance's private data, as its Observe sets it.",
 			r:      &config.Resource{ExternalName: config.IdentifierFromProvider},
 			state:  readWorkspaceGolden(t),
-			want:   want{name: goldenID},
+			want:   want{state: adapter.CreatedState{TerraformID: goldenID, Annotations: meta}},
 		},
 		"Templated": {
 			reason: "A templated kind's external name is what its GetExternalNameFn takes from the ID, as upjet's Observe sets it.",
 			r:      &config.Resource{ExternalName: templated},
 			state:  withID(t, `"projects/p1/networks/net-ok"`),
-			want:   want{name: "net-ok"},
+			want:   want{state: adapter.CreatedState{TerraformID: "net-ok", Annotations: meta}},
 		},
 		"NoConfig": {
 			reason: "Without a configuration the external name is the id attribute.",
 			state:  readWorkspaceGolden(t),
-			want:   want{name: goldenID},
+			want:   want{state: adapter.CreatedState{TerraformID: goldenID, Annotations: meta}},
+		},
+		"NoPrivate": {
+			reason: "An instance without private data adds no annotation: upjet's Observe, which compares the annotation with \"\", would not write one.",
+			r:      &config.Resource{ExternalName: config.IdentifierFromProvider},
+			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":{"id":"x"}}]}]}`),
+			want:   want{state: adapter.CreatedState{TerraformID: "x"}},
 		},
 		"NoStateFile": {
 			reason: "No workspace state (another root, a removed workspace) leaves the intent to Observe, without an error.",
 			r:      &config.Resource{ExternalName: config.IdentifierFromProvider},
 		},
 		"SeededEmptyID": {
-			reason: "upjet's seed before a create has an empty id: no name yet, and no error, though IDAsExternalName would fail.",
+			reason: "upjet's seed before a create has an empty id: no name yet and no annotation, and no error, though IDAsExternalName would fail.",
 			r:      &config.Resource{ExternalName: config.IdentifierFromProvider},
 			state:  withID(t, `""`),
 		},
@@ -205,9 +225,9 @@ func TestWorkspaceName(t *testing.T) {
 			}
 			mg := &unstructured.Unstructured{}
 			mg.SetUID(uid)
-			got, err := workspaceName(tc.r, root)(mg)
-			if diff := cmp.Diff(tc.want, want{name: got, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("%s\nworkspaceName(): -want, +got (error %v):\n%s", tc.reason, err, diff)
+			got, err := workspaceCreated(tc.r, root)(mg)
+			if diff := cmp.Diff(tc.want, want{state: got, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("%s\nworkspaceCreated(): -want, +got (error %v):\n%s", tc.reason, err, diff)
 			}
 			if err != nil && !strings.Contains(err.Error(), filepath.Join(root, string(uid), "terraform.tfstate")) {
 				t.Errorf("error %q does not name the state file", err)
@@ -216,16 +236,19 @@ func TestWorkspaceName(t *testing.T) {
 	}
 }
 
-// TestWorkspaceNameDefaultRoot: root "" is os.TempDir() at the time of the
+// TestWorkspaceCreatedDefaultRoot: root "" is os.TempDir() at the time of the
 // read, where upjet's default store puts its workspaces.
-func TestWorkspaceNameDefaultRoot(t *testing.T) {
+func TestWorkspaceCreatedDefaultRoot(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	mg := &unstructured.Unstructured{}
 	mg.SetUID("uid-1")
-	read := workspaceName(&config.Resource{ExternalName: config.IdentifierFromProvider}, "")
+	read := func(mg *unstructured.Unstructured) (string, error) {
+		st, err := workspaceCreated(&config.Resource{ExternalName: config.IdentifierFromProvider}, "")(mg)
+		return st.TerraformID, err
+	}
 	if got, err := read(mg); got != "" || err != nil {
-		t.Fatalf("before the apply: workspaceName() = %q, %v; want no name and no error", got, err)
+		t.Fatalf("before the apply: workspaceCreated() = %q, %v; want no name and no error", got, err)
 	}
 	if err := os.Mkdir(filepath.Join(tmp, "uid-1"), 0o700); err != nil {
 		t.Fatal(err)
@@ -234,11 +257,11 @@ func TestWorkspaceNameDefaultRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got, err := read(mg); got != goldenID || err != nil {
-		t.Errorf("workspaceName() = %q, %v; want %q from $TMPDIR/uid-1", got, err, goldenID)
+		t.Errorf("workspaceCreated() = %q, %v; want %q from $TMPDIR/uid-1", got, err, goldenID)
 	}
 	mg.SetUID("")
 	if got, err := read(mg); got != "" || err != nil {
-		t.Errorf("an object without a UID: workspaceName() = %q, %v; want no name and no error", got, err)
+		t.Errorf("an object without a UID: workspaceCreated() = %q, %v; want no name and no error", got, err)
 	}
 }
 
@@ -271,8 +294,8 @@ func FuzzWorkspaceState(f *testing.F) {
 			return
 		}
 		// A non-empty string id is the name of an IdentifierFromProvider kind.
-		if id, ok := got["id"].(string); ok && id != "" {
-			name, err := externalNameFromState(&config.Resource{ExternalName: config.IdentifierFromProvider}, got)
+		if id, ok := got.attributes["id"].(string); ok && id != "" {
+			name, err := externalNameFromState(&config.Resource{ExternalName: config.IdentifierFromProvider}, got.attributes)
 			if name != id || err != nil {
 				t.Fatalf("externalNameFromState() = %q, %v; want the id %q", name, err, id)
 			}
@@ -289,8 +312,11 @@ func FuzzWorkspaceState(f *testing.F) {
 				return
 			}
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("decodeWorkspaceState() differs from upjet's decoding (-upjet +got):\n%s", diff)
+		if diff := cmp.Diff(want, got.attributes); diff != "" {
+			t.Fatalf("decodeWorkspaceState() attributes differ from upjet's decoding (-upjet +got):\n%s", diff)
+		}
+		if p := string(s.GetPrivateRaw()); p != got.private {
+			t.Fatalf("decodeWorkspaceState() private data %q, upjet's %q", got.private, p)
 		}
 	})
 }

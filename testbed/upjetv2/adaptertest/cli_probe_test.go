@@ -14,6 +14,7 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
+	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -69,6 +70,7 @@ type cliEnd struct {
 	intent       journal.Intent
 	intentErr    error
 	externalName string // crossplane.io/external-name on the object in the API
+	providerMeta string // upjet.crossplane.io/provider-meta on it
 	cloud        []fakecloud.Network
 	cloudErr     error
 }
@@ -238,6 +240,7 @@ func (c *cliProbeCallbacks) Create(nn types.NamespacedName, requestReconcile boo
 		nw := &clusterv1alpha1.Network{}
 		if err := c.p.kube.Get(ctx, nn, nw); err == nil {
 			e.externalName = meta.GetExternalName(nw)
+			e.providerMeta = nw.GetAnnotations()[ujresource.AnnotationKeyPrivateRawAttribute]
 			e.intent, e.intentErr = c.p.j.Get(ctx, string(nw.GetUID()))
 		} else {
 			e.intentErr = fmt.Errorf("cannot get the managed resource: %w", err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	ujjson "github.com/crossplane/upjet/v2/pkg/resource/json"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -45,6 +46,7 @@ type cliFacts struct {
 	FaultMessage bool   // the outcome's message is the cloud's error
 	SettledName  string // the outcome's external name
 	ObjectName   string // crossplane.io/external-name in the API
+	ProviderMeta string // upjet.crossplane.io/provider-meta in the API
 	Cloud        int    // networks of this name in the cloud
 	// Afterwards, in $TMPDIR/<uid>.
 	Workspace   []string // upjet's files there
@@ -76,8 +78,11 @@ func TestCLIConnectorSettlesFromWorkspace(t *testing.T) {
 			want: cliFacts{
 				DispatchState: journal.StatePending, DispatchAttempt: 1, Annotated: true,
 				State: journal.StateSettled, SettledName: cloudID, ObjectName: cloudID, Cloud: 1,
-				Workspace:   []string{".terraform.lock.hcl", "main.tf.json", "terraform.tfstate"},
-				WorkspaceID: cloudID,
+				// The instance's private data, which upjet's Observe would
+				// otherwise write in an update of its own.
+				ProviderMeta: "null",
+				Workspace:    []string{".terraform.lock.hcl", "main.tf.json", "terraform.tfstate"},
+				WorkspaceID:  cloudID,
 			},
 		},
 		{
@@ -123,6 +128,7 @@ func TestCLIConnectorSettlesFromWorkspace(t *testing.T) {
 				FaultMessage: strings.Contains(e.intent.Outcome.Message, "injected fault: internal error"),
 				SettledName:  asCloudID(e.intent.Outcome.ExternalName, id),
 				ObjectName:   asCloudID(e.externalName, id),
+				ProviderMeta: e.providerMeta,
 				Cloud:        len(e.cloud),
 				Workspace:    workspaceFiles(dir),
 				WorkspaceID:  asCloudID(workspaceStateID(filepath.Join(dir, "terraform.tfstate")), id),
@@ -139,6 +145,15 @@ func TestCLIConnectorSettlesFromWorkspace(t *testing.T) {
 				t.Errorf("settled with external name %q, want the cloud's ID %q", e.intent.Outcome.ExternalName, id)
 			}
 			checkGoldenShape(t, stateBytes)
+			// What upjet's Observe compares the annotation with
+			// (resource.SetCriticalAnnotations): equal, it writes nothing.
+			st := &ujjson.StateV4{}
+			if err := ujjson.JSParser.Unmarshal(stateBytes, st); err != nil {
+				t.Fatalf("upjet cannot decode the workspace state: %v", err)
+			}
+			if p := string(st.GetPrivateRaw()); e.providerMeta != p {
+				t.Errorf("the callback's patch left provider-meta %q, upjet's Observe sets %q: it would update the object again", e.providerMeta, p)
+			}
 		})
 	}
 }

@@ -109,6 +109,9 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adap
 		// intentjournal: requests Adapter.Requeue sends when this replica
 		// takes over resources (a hash bucket acquired).
 		WatchesRawSource(k.Requeues()).
+		// intentjournal: the callback's external-name patch wakes no
+		// reconcile of its own; the one the callback requests sees it.
+		WithEventFilter(k.EventFilter()).
 		// intentjournal: the reconciler, wrapped to hold creates back until
 		// recovery has resolved the intents a crash left.
 		Complete(k.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))

@@ -100,6 +100,7 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WatchesRawSource(ijk.Requeues()).
+		WithEventFilter(ijk.EventFilter()).
 		WithOptions(o.ForControllerRuntime()).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.Network{}, eventHandler).
