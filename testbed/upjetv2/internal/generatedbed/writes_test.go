@@ -1,7 +1,6 @@
 package generatedbed
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -20,71 +19,105 @@ var connectorOf = map[string]string{
 	kindAddress:           "plugin-framework",
 }
 
+// addedByDesign are the API writes per create that the journal adds to a
+// kind by design:
+//   - the Record's key probe (upjetv2.WithVacantKeys) labels the managed
+//     resource with the key it claims before the create is dispatched
+//     (adapter.KeyLabel, issue #29), so that every replica's recovery sees
+//     the claim after a crash; no write of the reconciler comes between
+//     the probe and the dispatch to carry it;
+//   - the Bucket's external name is its name, set before the create
+//     (config.NameAsIdentifier): an unwrapped provider has nothing to
+//     write after the create, but the wrapper's callback must drop the
+//     intent annotation, one patch.
+//
+// The other kinds' external names come from the cloud; the callback's
+// patch replaces upjet's late-init update.
+var addedByDesign = map[string]int{kindRecord: 1, kindBucket: 1}
+
 // TestAPIWritesPerCreateGenerated counts the generated provider's
 // successful API writes to each managed resource, its status included,
 // from creation to Ready: unwrapped, then wrapped (--journal), each on a
 // fresh envtest, fake cloud and provider, every kind of both scopes over
-// the three connectors, and logs them per connector.
+// the three connectors. The journal must add no API write per create of
+// any kind beyond addedByDesign: the intent annotation rides in
+// crossplane-runtime's critical annotation update; the callback's patch
+// carries the external name, and for a Terraform CLI kind upjet's
+// provider-meta annotation too, so that the Observe after the create has
+// no annotation update to make; the patch's own event wakes no reconcile
+// (upjetv2.Kind.EventFilter); a concurrent Observe leaves the name to the
+// callback.
 //
-// It measures; it does not yet hold the wrapped provider to the unwrapped
-// one's count, as TestAPIWritesPerCreate does on the hand-written
-// provider: on the generated one, the Terraform CLI connector's creates
-// meet a 409 after the callback's external-name patch and repeat a
-// reconcile's pair of writes, and the Record's key probe labels the MR
-// (docs/status.md, issue #31). What it asserts: every MR is Ready, and
-// every MR's writes are counted, each kind's resource included.
+// Two checks. The Terraform CLI kinds, the issue's (#31), are held to
+// testbed.CheckNoAddedWrites, as the hand-written provider's creates are.
+// Every kind is held to its median: wrapped at most one write above
+// unwrapped plus its writes by design. The one write is upjet's
+// callback's status update, which an unwrapped create often loses to a
+// stale cache (a 409 upjet does not retry) and a wrapped one makes (the
+// callback waits for the cache to show the external name first); six
+// creates a kind are too few for the least count to say more.
 func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud --generated, OpenTofu and "+testenv.NeedEnvtest)
 	const perKind = 3
-	var all, cli [2]testbed.WritesPerCreate
+	var byKind [2]map[string]*testbed.WritesPerCreate
+	var cli [2]testbed.WritesPerCreate
 	for i, wrapped := range []bool{false, true} {
 		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes"}})
-		var names []string
-		kindOf := map[string]string{}
-		for _, line := range []testbed.Line{cluster, namespaced} {
-			for _, k := range kindsOf {
-				for j := range perKind {
-					prefix := "aw-c"
-					if line.Namespaced() {
-						prefix = "aw-n"
-					}
-					name := fmt.Sprintf("%s-%s-%d", prefix, lower(k.kind), j)
-					b.create(t, k.mr(line, name, j+10*len(prefix)))
-					names = append(names, name)
-					kindOf[name] = k.kind
-				}
-			}
-		}
+		names, kindOf := b.createEveryKind(t, "aw-", perKind)
 		b.waitReady(t, 5*time.Minute, len(names))
 		time.Sleep(5 * time.Second) // writes still under way after Ready
 		n, per := testbed.CountWrites(t, b.provider.LogPath(), names)
 		b.provider.Kill()
+		byKind[i] = map[string]*testbed.WritesPerCreate{}
 		byConnector := map[string][]int{}
+		var all testbed.WritesPerCreate
 		for _, name := range names {
-			all[i].Add(per[name])
-			c := connectorOf[kindOf[name]]
-			if c == "terraform-cli" {
-				cli[i].Add(per[name])
+			k, w := kindOf[name], per[name]
+			if w.OK == 0 {
+				t.Errorf("wrapped=%t: %s has no counted write: its kind's resource is missing from CountWrites", wrapped, name)
 			}
-			byConnector[c] = append(byConnector[c], per[name].OK)
-			t.Logf("  %s (%s): %s", name, c, strings.Join(per[name].Seq, " "))
+			if byKind[i][k] == nil {
+				byKind[i][k] = &testbed.WritesPerCreate{}
+			}
+			byKind[i][k].Add(w)
+			all.Add(w)
+			c := connectorOf[k]
+			if c == "terraform-cli" {
+				cli[i].Add(w)
+			}
+			byConnector[c] = append(byConnector[c], w.OK)
+			t.Logf("  %s (%s): %s", name, c, strings.Join(w.Seq, " "))
 		}
 		t.Logf("API writes, wrapped=%t: %d requests to %d MRs; successful writes per create %v (median %.1f); of creates that met no 409 on the object: %v",
-			wrapped, n, len(names), all[i].All, testbed.Median(all[i].All), all[i].Unskipped)
+			wrapped, n, len(names), all.All, testbed.Median(all.All), all.Unskipped)
 		for _, c := range []string{"terraform-cli", "plugin-sdk", "plugin-framework"} {
 			t.Logf("API writes per create through the %s connector, wrapped=%t: %v (median %.1f)", c, wrapped, byConnector[c], testbed.Median(byConnector[c]))
 		}
 	}
-	for i, w := range all {
-		if n := len(w.All); n != 2*perKind*len(kindsOf) {
-			t.Errorf("run %d: counted the writes of %d MRs, want %d", i, n, 2*perKind*len(kindsOf))
+	for _, k := range kindsOf {
+		u, w := byKind[0][k.kind], byKind[1][k.kind]
+		if u == nil || w == nil || len(u.All) != 2*perKind || len(w.All) != 2*perKind {
+			t.Errorf("%s: counted the writes of %d creates unwrapped and %d wrapped, want %d each", k.kind, count(u), count(w), 2*perKind)
+			continue
 		}
-		for j, ok := range w.All {
-			if ok == 0 {
-				t.Errorf("run %d: MR %d has no counted write: its kind's resource is missing from CountWrites", i, j)
-			}
+		mu, mw, added := testbed.Median(u.All), testbed.Median(w.All), addedByDesign[k.kind]
+		t.Logf("API writes per %s create (%s connector), median unwrapped and wrapped: %.1f and %.1f; by design %d more",
+			k.kind, connectorOf[k.kind], mu, mw, added)
+		if mw > mu+float64(added)+1 {
+			t.Errorf("%s (%s connector): a median of %.1f successful API writes per create wrapped, %.1f unwrapped: the journal adds more than the %d by design",
+				k.kind, connectorOf[k.kind], mw, mu, added)
 		}
 	}
-	t.Logf("API writes per create, median unwrapped and wrapped: every connector %.1f and %.1f; Terraform CLI %.1f and %.1f",
-		testbed.Median(all[0].All), testbed.Median(all[1].All), testbed.Median(cli[0].All), testbed.Median(cli[1].All))
+	t.Logf("API writes per Terraform CLI create, median unwrapped and wrapped: %.1f and %.1f", testbed.Median(cli[0].All), testbed.Median(cli[1].All))
+	if err := testbed.CheckNoAddedWrites(cli[0], cli[1], 0); err != nil {
+		t.Errorf("Terraform CLI kinds: %v", err)
+	}
+}
+
+// count returns how many creates w counted; 0 for nil.
+func count(w *testbed.WritesPerCreate) int {
+	if w == nil {
+		return 0
+	}
+	return len(w.All)
 }
