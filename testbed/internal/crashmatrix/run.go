@@ -20,7 +20,7 @@ var (
 	trials   = flag.Int("crash.trials", DefaultTrials, "trials of TestCrashMatrix (default: the line's, DefaultTrials unless WithDefaultTrials)")
 	seedFlag = flag.Uint64("crash.seed", 0, "seed of the first trial; trial i uses seed+i (0: from the clock). -crash.seed=N -crash.trials=1 replays trial seed N")
 	modeFlag = flag.String("crash.mode", string(ModeJournal), "journal (--journal) or annotations (--annotation-only)")
-	converge = flag.Duration("crash.converge", 4*time.Minute, "how long the restarted provider may take to converge (crossplane-runtime backs a failing resource off up to a minute at a time)")
+	converge = flag.Duration("crash.converge", 4*time.Minute, "how long the restarted provider may take to converge while the cloud fails the trial's share of creates (crossplane-runtime backs a failing resource off up to a minute at a time); then the cloud heals and it gets 3 minutes more")
 	keep     = flag.String("crash.keep", "", "directory that receives the reports and provider logs of every trial that breaks an invariant")
 	debug    = flag.Bool("crash.debug", false, "run the provider with --debug, so that a kept log (-crash.keep) has crossplane-runtime's and upjet's debug lines")
 	lanes    = flag.Int("crash.lanes", 4, "trials run in this many parallel lanes, each with its own envtest and fake cloud")
@@ -100,16 +100,6 @@ func WithDefaultTrials(n int) Option {
 	return func(o *options) { o.trials = n }
 }
 
-// WithDefaultConverge sets how long the restarted provider may take to
-// converge when -crash.converge is not given on the command line. A line
-// whose creates each run a Terraform process (upjet's Terraform CLI
-// connector) needs longer than the default: every failed apply costs a
-// reconcile that resolves its intent and one that creates again, each
-// backed off by crossplane-runtime (up to a minute at a time).
-func WithDefaultConverge(d time.Duration) Option {
-	return func(o *options) { o.converge = d }
-}
-
 // flagSet reports whether the flag name was given.
 func flagSet(name string) bool {
 	set := false
@@ -136,9 +126,6 @@ func Run(t *testing.T, line testbed.Line, opts ...Option) {
 	}
 	if flagSet("crash.trials") {
 		o.trials = *trials
-	}
-	if flagSet("crash.converge") {
-		o.converge = *converge
 	}
 	mode, err := ParseMode(*modeFlag)
 	if err != nil {

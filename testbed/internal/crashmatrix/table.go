@@ -57,7 +57,7 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 	}
 
 	var la, laPassed, laRS, laNet int
-	var skew, skewWeak, skewPassed, rec, recs, made, recPassed int
+	var skew, skewWeak, skewPassed, rec, recs, made, recPassed, healed, healedPassed int
 	broke := map[string][2]int{} // per invariant: trials, look-alike trials
 	for _, r := range results {
 		withLookAlikes := r.Plan.LookAlikes() > 0
@@ -76,6 +76,12 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 			}
 			if r.passedAll() {
 				skewPassed++
+			}
+		}
+		if r.Healed {
+			healed++
+			if r.passedAll() {
+				healedPassed++
 			}
 		}
 		if r.Records > 0 {
@@ -106,6 +112,8 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 		skew, skewWeak, skewPassed, skew)
 	fmt.Fprintf(&sb, "Foreign records (issue #29): %d trials created %d Records; the harness made %d of %d foreign records between the key probe and the create (the Record's own create won the other races); %d of %d trials passed.\n",
 		rec, recs, made, recs, recPassed, rec)
+	fmt.Fprintf(&sb, "Healed: %d trials converged only after the harness stopped the cloud failing, past the converge window; %d of %d passed.\n",
+		healed, healedPassed, healed)
 	fmt.Fprintf(&sb, "\n| invariant | trials that broke it | of them with look-alikes |\n|---|---|---|\n")
 	for _, inv := range invariants {
 		fmt.Fprintf(&sb, "| %s | %d | %d |\n", inv, broke[inv][0], broke[inv][1])
@@ -127,6 +135,9 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 			}
 			if r.Records > 0 {
 				what += fmt.Sprintf(", foreign records %d of %d", r.Foreign, r.Records)
+			}
+			if r.Healed {
+				what += ", past the converge window with the cloud healthy"
 			}
 			failed = append(failed, fmt.Sprintf("- seed %d (%s): %d violations; first: %s", r.Plan.Seed, what, n, r.Violations[0]))
 		}
