@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,8 @@ import (
 )
 
 // EnvKeepLogs names a directory that child process logs are copied to when
-// a test ends, as <test>.<process>.log, e.g. for CI artifacts.
+// a test ends, as <test>.<process>.log (.2.log for a second process of
+// the same name in one test), e.g. for CI artifacts.
 const EnvKeepLogs = "INTENTJOURNAL_TESTBED_LOGS"
 
 // stopTimeout bounds how long Terminate waits for a clean exit before it
@@ -188,8 +190,27 @@ func (p *Process) keepLog(dir string) {
 		err = os.MkdirAll(dir, 0o755)
 	}
 	if err == nil {
-		name := strings.ReplaceAll(p.t.Name(), "/", "_") + "." + p.name + ".log"
-		err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
+		// A test that runs two processes of one name (a provider
+		// unwrapped, then wrapped) keeps both: the second as .2.log.
+		base := strings.ReplaceAll(p.t.Name(), "/", "_") + "." + p.name
+		for n := 1; ; n++ {
+			name := base + ".log"
+			if n > 1 {
+				name = fmt.Sprintf("%s.%d.log", base, n)
+			}
+			var f *os.File
+			f, err = os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+			if errors.Is(err, fs.ErrExist) {
+				continue
+			}
+			if err == nil {
+				_, err = f.Write(b)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			break
+		}
 	}
 	if err != nil {
 		p.t.Logf("testbed: cannot keep log of %s in %s: %v", p.name, dir, err)

@@ -124,13 +124,7 @@ func TestCLIFinder(t *testing.T) {
 		}
 		before := b.runs.counts(t)
 		began := time.Now()
-		found := make([][]recovery.ExternalResource, len(cands))
-		errs := make([]error, len(cands))
-		var wg sync.WaitGroup
-		for i, c := range cands {
-			wg.Go(func() { found[i], errs[i] = f.Find(ctx, c) })
-		}
-		wg.Wait()
+		found, errs := findAll(ctx, f, cands)
 		took := time.Since(began)
 		after := b.runs.counts(t)
 
@@ -212,13 +206,7 @@ resource "fakecloud_bucket" "b" {
 // checkLookupsFail looks the candidates up at once and wants each to fail.
 func checkLookupsFail(ctx context.Context, t *testing.T, f recovery.Finder, cands ...*recovery.Candidate) {
 	t.Helper()
-	found := make([][]recovery.ExternalResource, len(cands))
-	errs := make([]error, len(cands))
-	var wg sync.WaitGroup
-	for i, c := range cands {
-		wg.Go(func() { found[i], errs[i] = f.Find(ctx, c) })
-	}
-	wg.Wait()
+	found, errs := findAll(ctx, f, cands)
 	for i, c := range cands {
 		if errs[i] == nil {
 			t.Errorf("Find(%s) = %v, no error; want the lookup's failure, never nothing found", c.Intent.ExternalName, found[i])
@@ -230,6 +218,19 @@ func checkLookupsFail(ctx context.Context, t *testing.T, f recovery.Finder, cand
 		}
 		t.Logf("Find(%s) failed as it should: %v", c.Intent.ExternalName, errs[i])
 	}
+}
+
+// findAll looks every candidate up at once, as a recovery pass's workers
+// do, and returns each lookup's result and error by the candidate's index.
+func findAll(ctx context.Context, f recovery.Finder, cands []*recovery.Candidate) ([][]recovery.ExternalResource, []error) {
+	found := make([][]recovery.ExternalResource, len(cands))
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	for i, c := range cands {
+		wg.Go(func() { found[i], errs[i] = f.Find(ctx, c) })
+	}
+	wg.Wait()
+	return found, errs
 }
 
 // checkWorkspaces checks that dir holds n finder workspaces, each with its

@@ -43,20 +43,8 @@ var kindsOf = []struct {
 // of its own, and every intent its creates began is settled.
 func TestGeneratedProviderCreatesEveryKind(t *testing.T) {
 	b := start(t, options{wrapped: true, latency: 200 * time.Millisecond})
-	const perKind = 2
-	var want int
-	for _, line := range []testbed.Line{cluster, namespaced} {
-		for _, k := range kindsOf {
-			for i := range perKind {
-				prefix := "c"
-				if line.Namespaced() {
-					prefix = "n"
-				}
-				b.create(t, k.mr(line, fmt.Sprintf("%s-%s-%d", prefix, lower(k.kind), i), i+10*len(prefix)))
-				want++
-			}
-		}
-	}
+	names, _ := b.createEveryKind(t, "", 2)
+	want := len(names)
 	b.waitReady(t, 4*time.Minute, want)
 	stats := b.fc.Stats(t)
 	var problems []string
@@ -80,6 +68,29 @@ func TestGeneratedProviderCreatesEveryKind(t *testing.T) {
 		t.Errorf("journal: intents by state %v, want %d settled (bound) and nothing else", st, want)
 	}
 	t.Logf("generated provider, wrapped: %d MRs of 5 kinds in 2 scopes over 3 connectors Ready, %d cloud objects, intents %v", want, len(stats.Objects.All()), st)
+}
+
+// createEveryKind creates perKind MRs of every generated kind in both
+// scopes, called <prefix>c-<kind>-<i> (cluster-scoped) and <prefix>n-<kind>-<i>
+// (namespaced), and returns their names and each name's kind.
+func (b *bed) createEveryKind(t *testing.T, prefix string, perKind int) (names []string, kindOf map[string]string) {
+	t.Helper()
+	kindOf = map[string]string{}
+	for s, line := range []testbed.Line{cluster, namespaced} {
+		scope := "c"
+		if line.Namespaced() {
+			scope = "n"
+		}
+		for _, k := range kindsOf {
+			for i := range perKind {
+				name := fmt.Sprintf("%s%s-%s-%d", prefix, scope, lower(k.kind), i)
+				b.create(t, k.mr(line, name, i+10*s))
+				names = append(names, name)
+				kindOf[name] = k.kind
+			}
+		}
+	}
+	return names, kindOf
 }
 
 // waitReady waits until want MRs of the generated kinds, both scopes,
