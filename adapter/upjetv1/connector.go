@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
@@ -33,6 +34,13 @@ func (k *Kind) core() *adapter.Kind {
 // to the controller with WatchesRawSource. A nil Kind returns a source
 // that never fires.
 func (k *Kind) Requeues() source.Source { return k.core().Requeues() }
+
+// EventFilter returns the predicate that drops the update event of the
+// external-name patch an async create's callback makes, which the
+// reconcile the callback requests covers (adapter.Kind.EventFilter): add
+// it to the controller with WithEventFilter. A nil Kind returns a
+// predicate that passes every event.
+func (k *Kind) EventFilter() predicate.Predicate { return k.core().EventFilter() }
 
 // Reconciler returns r filtered by Config.Owns (adapter.Kind.Reconciler):
 // only the owner of a managed resource reconciles it. A nil Kind, or one

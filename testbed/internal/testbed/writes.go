@@ -118,8 +118,9 @@ func (w *WritesPerCreate) Add(m *MRWrites) {
 // CheckNoAddedWrites returns an error when the wrapped batch made more
 // successful API writes per create than the unwrapped one, beyond added:
 // the writes per create the wrapper makes by design and the line's
-// reconciler does not absorb (0 on v2; 1 on v1, whose late-init update
-// still follows the callback's external-name patch, docs/integrating.md).
+// reconciler does not absorb (0 for the hand-written providers of both
+// lines; the generated provider's key-claim label and intent-annotation
+// drop, generatedbed's addedByDesign).
 //
 // A write to the object that meets a stale cache fails with 409 and the
 // reconcile runs again, which may skip a pair of writes; a 409 of a status

@@ -104,6 +104,9 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 		// intentjournal: requests Adapter.Requeue sends when this replica
 		// takes over resources (a hash bucket acquired).
 		WatchesRawSource(ijNetwork.Requeues()).
+		// intentjournal: the callback's external-name patch wakes no
+		// reconcile of its own; the one the callback requests sees it.
+		WithEventFilter(ijNetwork.EventFilter()).
 		// intentjournal: the reconciler, wrapped to skip resources another
 		// replica owns.
 		Complete(ijNetwork.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
