@@ -337,6 +337,15 @@ func (a *Adapter) ReconcileTimeout() time.Duration {
 	return a.timeout
 }
 
+// Line returns the crossplane line Setup was given; nil for a nil a. A
+// line's package reads back what its own Setup put in it.
+func (a *Adapter) Line() Line {
+	if a == nil {
+		return nil
+	}
+	return a.line
+}
+
 // AnnotationOnly reports whether the adapter runs without a journal.
 func (a *Adapter) AnnotationOnly() bool { return a.j == nil }
 

@@ -172,6 +172,9 @@ func (k *Kind) inFlight(key types.NamespacedName, uid types.UID) bool {
 // assumes: its Adapter's (Adapter.ReconcileTimeout).
 func (k *Kind) ReconcileTimeout() time.Duration { return k.a.ReconcileTimeout() }
 
+// Line returns the crossplane line of the kind's Adapter (Adapter.Line).
+func (k *Kind) Line() Line { return k.a.Line() }
+
 // MarkAsync marks the kind async: its Create only dispatches, and Created,
 // called from the create callback, settles. A line's WrapCallbacks calls
 // it.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -34,8 +35,12 @@ type Adapter struct {
 // recovery.Recoverer, whose Gate keeps every create blocked until the
 // recovery pass has scanned, to mgr. Pass the returned Adapter to each
 // kind's controller Setup (see Kind).
-func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
-	a, err := adapter.Setup(mgr, c, line{})
+func Setup(mgr manager.Manager, c Config, opts ...SetupOption) (*Adapter, error) {
+	l := line{o: &setupOptions{}}
+	for _, fn := range opts {
+		fn(l.o)
+	}
+	a, err := adapter.Setup(mgr, c, l)
 	if err != nil {
 		return nil, err
 	}
@@ -94,9 +99,38 @@ func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
 	return adapter.WithExternalNameFromID(fn)
 }
 
+// SetupOption configures what Setup adds on the v2 line beyond Config.
+type SetupOption func(*setupOptions)
+
+type setupOptions struct {
+	reconcilerOptions []managed.ReconcilerOption
+}
+
+// WithReconcilerOptions adds opts to the managed reconciler of every kind
+// wrapped through this Adapter: Kind.ReconcilerOptions returns them after
+// its own, and the controllers upjet's pipeline generates from
+// WrapControllerTemplate append those after upjet's options. It is where a
+// generated provider sets a crossplane-runtime option that upjet's
+// template has no place for, such as
+// managed.WithDeterministicExternalName(true).
+func WithReconcilerOptions(opts ...managed.ReconcilerOption) SetupOption {
+	return func(o *setupOptions) { o.reconcilerOptions = append(o.reconcilerOptions, opts...) }
+}
+
 // line is the v2 line for the shared create path: the tags
 // crossplane-runtime v2 derives (intent.go), upjet v2's refusal of a
-// second operation (connector.go), the event recorder (recorder.go).
-type line struct{}
+// second operation (connector.go), the event recorder (recorder.go), and
+// what Setup's options add (o, nil when Setup did not make the line).
+type line struct {
+	o *setupOptions
+}
+
+// reconcilerOptions returns WithReconcilerOptions' options.
+func (l line) reconcilerOptions() []managed.ReconcilerOption {
+	if l.o == nil {
+		return nil
+	}
+	return l.o.reconcilerOptions
+}
 
 var _ adapter.Line = line{}

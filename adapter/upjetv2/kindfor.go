@@ -72,11 +72,16 @@ func (k *Kind) WithExternalConnector(c managed.ExternalConnector) managed.Reconc
 
 // ReconcilerOptions returns the managed reconciler options the kind's
 // recovery assumes, to append after upjet's own: the reconcile timeout
-// (Adapter.ReconcileTimeout, which replaces upjet's three minutes). A nil
-// *Kind returns none.
+// (Adapter.ReconcileTimeout, which replaces upjet's three minutes), then
+// those Setup was given with WithReconcilerOptions. A nil *Kind returns
+// none.
 func (k *Kind) ReconcilerOptions() []managed.ReconcilerOption {
 	if k == nil {
 		return nil
 	}
-	return []managed.ReconcilerOption{managed.WithTimeout(k.k.ReconcileTimeout())}
+	opts := []managed.ReconcilerOption{managed.WithTimeout(k.k.ReconcileTimeout())}
+	if l, ok := k.k.Line().(line); ok {
+		opts = append(opts, l.reconcilerOptions()...)
+	}
+	return opts
 }
