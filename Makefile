@@ -61,16 +61,18 @@ tools:
 ## latency), prints the three rows side by side (the wrapped row's time as a
 ## multiple of the no-kill run's) and writes orphans.json. DEMO_RUNS picks the
 ## runs, e.g. DEMO_RUNS=wrapped,no-kill. DEMO_LINE picks the crossplane line: v2 (the
-## default; namespaced MRs in two namespaces, the same names in both),
-## v2-generated (the same kinds from the provider upjet's pipeline generated,
-## through upjet's Terraform CLI connector, fresh workspaces at each start:
+## default; namespaced MRs in two namespaces, the same names in both, of the
+## provider upjet's pipeline generated, through its plugin SDK connector),
+## v2-generated (the same provider's CLIRecordSets and CLINetworks, through
+## upjet's Terraform CLI connector, fresh workspaces at each start:
 ## crossplane/upjet#561; DEMO_N 20 by default) or v1 (the legacy line,
 ## cluster-scoped). Times captured in docs/demo.md. DEMO_N=4000 is
 ## the size of the public report.
 demo:
 	DEMO_LINE=$(DEMO_LINE) bash hack/demo.sh --per-kind=$(DEMO_N)
 
-## generate: deepcopy and CRDs of the test bed's managed resources (controller-gen).
+## generate: deepcopy and CRDs of the v1 line's hand-written managed resources
+## (controller-gen); the v2 line's provider is generate-provider's.
 generate:
 	./hack/generate.sh
 

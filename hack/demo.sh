@@ -13,8 +13,9 @@
 #
 # Environment:
 #   DEMO_LINE           the crossplane line: v2 (default; namespaced managed
-#                       resources in two namespaces), v2-generated (the same
-#                       kinds from the provider upjet's pipeline generated, through
+#                       resources in two namespaces, of the provider upjet's
+#                       pipeline generated, through its plugin SDK connector),
+#                       v2-generated (the same provider's twin kinds through
 #                       upjet's Terraform CLI connector: crossplane/upjet#561)
 #                       or v1 (legacy, cluster-scoped)
 #   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
@@ -39,10 +40,10 @@ readonly GO=${GO:-go}
 readonly BIN_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin"
 readonly LINE=${DEMO_LINE:-v2}
 # module is the line's test-bed module, whose provider-fakecloud the demo
-# runs; v2-generated runs the v2 module's binary with --generated.
+# runs; v2-generated runs the v2 module's binary with OpenTofu.
 case $LINE in
 v1) crds=testbed/internal/fakecloud/crds work=v1.work module=v1 ;;
-v2) crds=testbed/upjetv2/internal/provider/crds work=go.work module=v2 ;;
+v2) crds=testbed/upjetv2/generated/package/crds work=go.work module=v2 ;;
 v2-generated) crds=testbed/upjetv2/generated/package/crds work=go.work module=v2 ;;
 *)
 	printf 'demo.sh: DEMO_LINE=%s: want v1, v2 or v2-generated\n' "$LINE" >&2
@@ -86,7 +87,7 @@ if [[ $LINE == v2-generated ]]; then
 	fakecloud_mirror "$PWD" "$BIN_DIR/mirror"
 	state=$(mktemp -d)
 	trap 'rm -rf "$state"' EXIT
-	generated=(--provider-arg=--generated --provider-arg="--terraform=$tf"
+	generated=(--provider-arg="--terraform=$tf"
 		--provider-arg="--terraform-plugin-mirror=$BIN_DIR/mirror"
 		--provider-arg=--fresh-workspaces --provider-arg="--terraform-state-dir=$state")
 fi

@@ -8,9 +8,7 @@ require (
 	github.com/crossplane/upjet/v2 v2.3.0
 	github.com/go-logr/zapr v1.3.0
 	github.com/google/go-cmp v0.7.0
-	github.com/hashicorp/terraform-json v0.27.2
 	github.com/hashicorp/terraform-plugin-framework v1.15.0
-	github.com/hashicorp/terraform-plugin-go v0.28.0
 	github.com/hashicorp/terraform-plugin-sdk/v2 v2.37.0
 	github.com/intentjournal/intentjournal v0.1.0
 	github.com/pkg/errors v0.9.1
@@ -26,6 +24,8 @@ require (
 require (
 	github.com/golang/mock v1.6.0 // indirect
 	github.com/hashicorp/terraform-exec v0.25.2 // indirect
+	github.com/hashicorp/terraform-json v0.27.2 // indirect
+	github.com/hashicorp/terraform-plugin-go v0.28.0 // indirect
 	github.com/muvaf/typewriter v0.0.0-20240614220100-70f9d4a54ea0 // indirect
 	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
 )

@@ -22,8 +22,8 @@ import (
 
 // demoOptions are the options of `demo`.
 type demoOptions struct {
-	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2,v2-generated" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces); v2-generated, the same kinds served by the provider upjet's pipeline generated, through upjet's Terraform CLI connector (give its --generated flags with --provider-arg; make demo DEMO_LINE=v2-generated does); or v1, the legacy line, cluster-scoped (env DEMO_LINE)."`
-	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: testbed/upjetv2/internal/provider/crds for v2, testbed/upjetv2/generated/package/crds for v2-generated (required); v1's are built in."`
+	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2,v2-generated" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces); v2-generated, the same provider's CLIRecordSets and CLINetworks, through upjet's Terraform CLI connector (give its --terraform flags with --provider-arg; make demo DEMO_LINE=v2-generated does); or v1, the legacy line, cluster-scoped (env DEMO_LINE)."`
+	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: testbed/upjetv2/generated/package/crds for v2 and v2-generated (required); v1's are built in."`
 	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind, spread over the line's namespaces (env DEMO_N)."`
 	CreateLatency    time.Duration `name:"create-latency" default:"0s" help:"The fake cloud's create latency until the kill; 0 picks one long enough for every create to be in flight at SIGKILL."`
 	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on."`

@@ -274,7 +274,7 @@ func TestDemoUsage(t *testing.T) {
 		"V2WithoutCRDs": {
 			reason: "The v2 line's CRDs live in its own module: the demo names the flag and the directory.",
 			o:      demoOptions{Line: "v2", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir},
-			want:   "--crds DIR: its CRD manifests are in its module, testbed/upjetv2/internal/provider/crds",
+			want:   "--crds DIR: its CRD manifests are in its module, testbed/upjetv2/generated/package/crds",
 		},
 		"UnknownRun": {
 			reason: "Only the unwrapped, wrapped and no-kill runs exist.",

@@ -48,7 +48,9 @@ func (e *env) snapshot(t *testing.T, tr *trial) []MR {
 	t.Helper()
 	var out []MR
 	for _, mg := range e.managed(t, tr) {
-		out = append(out, snapshotOf(mg))
+		m := snapshotOf(mg)
+		m.Kind = tr.line.CloudKind(m.Kind)
+		out = append(out, m)
 	}
 	return out
 }

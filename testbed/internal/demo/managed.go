@@ -5,6 +5,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 )
 
 // managed is what the demo reads of a managed resource, the same on both
@@ -19,11 +20,14 @@ type managed struct {
 	Ready, Paused   bool
 }
 
-// key returns the kind and name of m: what upjet's crossplane-kind and
-// crossplane-name tags say of the objects m's creates make. Same-named MRs
-// of two namespaces share it, because upjet v2.3.0's tagger writes no
+// key returns the fake cloud kind and the name of m: the kind of object
+// m's creates make (fcrecovery.CloudKind: a CLIRecordSet's is a RecordSet)
+// and what upjet's crossplane-name tag says of it. Same-named MRs of two
+// namespaces share it, because upjet v2.3.0's tagger writes no
 // crossplane-namespace tag.
-func (m managed) key() objectKey { return objectKey{Kind: m.Ref.Kind, Name: m.Ref.Name} }
+func (m managed) key() objectKey {
+	return objectKey{Kind: fcrecovery.CloudKind(m.Ref.Kind), Name: m.Ref.Name}
+}
 
 // objectKey is a kind and an MR name.
 type objectKey struct{ Kind, Name string }

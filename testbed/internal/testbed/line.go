@@ -40,6 +40,32 @@ type Line struct {
 	// ProviderConfig for a cluster-scoped group, ClusterProviderConfig
 	// for a namespaced one.
 	ProviderConfigKind string
+	// MRKinds maps a fake cloud kind (KindRecordSet, KindNetwork) to the
+	// kind of the line's managed resources that stand for it, where the
+	// two names differ: the v2 generated provider's Terraform CLI kinds
+	// are CLIRecordSet and CLINetwork. Every method taking a kind takes
+	// the fake cloud's and makes it the MR's.
+	MRKinds map[string]string
+}
+
+// MRKind returns the kind of l's managed resources that stand for the fake
+// cloud kind kind (MRKinds); any other kind is its own.
+func (l Line) MRKind(kind string) string {
+	if k, ok := l.MRKinds[kind]; ok {
+		return k
+	}
+	return kind
+}
+
+// CloudKind returns the fake cloud kind that l's managed resources of
+// kind mrKind stand for: MRKind's inverse.
+func (l Line) CloudKind(mrKind string) string {
+	for cloud, mr := range l.MRKinds {
+		if mr == mrKind {
+			return cloud
+		}
+	}
+	return mrKind
 }
 
 // ProviderConfigName is the provider config a Line's managed resources
@@ -52,9 +78,10 @@ const (
 	KindNetwork   = "Network"
 )
 
-// GVK returns the GroupVersionKind of kind in l's group.
+// GVK returns the GroupVersionKind of kind in l's group (MRKind's for a
+// fake cloud kind).
 func (l Line) GVK(kind string) schema.GroupVersionKind {
-	return schema.GroupVersionKind{Group: l.Group, Version: fcrecovery.Version, Kind: kind}
+	return schema.GroupVersionKind{Group: l.Group, Version: fcrecovery.Version, Kind: l.MRKind(kind)}
 }
 
 // Namespaced reports whether l's managed resources are namespaced.
@@ -111,7 +138,7 @@ func (l Line) Network(name, cidr string) *unstructured.Unstructured {
 // a look-alike carries.
 func (l Line) CrossplaneTags(kind, name string) map[string]string {
 	tags := map[string]string{
-		recovery.TagCrossplaneKind:           strings.ToLower(kind) + "." + l.Group,
+		recovery.TagCrossplaneKind:           strings.ToLower(l.MRKind(kind)) + "." + l.Group,
 		recovery.TagCrossplaneName:           name,
 		recovery.TagCrossplaneProviderConfig: ProviderConfigName,
 	}
@@ -125,7 +152,9 @@ func (l Line) CrossplaneTags(kind, name string) map[string]string {
 // List returns an empty list of l's managed resources of kind.
 func (l Line) List(kind string) *unstructured.UnstructuredList {
 	ul := &unstructured.UnstructuredList{}
-	ul.SetGroupVersionKind(l.GVK(kind + "List"))
+	gvk := l.GVK(kind)
+	gvk.Kind += "List"
+	ul.SetGroupVersionKind(gvk)
 	return ul
 }
 

@@ -22,9 +22,12 @@ type MRWrites struct {
 }
 
 // mrResources are the API resources (plurals) of the fake cloud's managed
-// kinds (the generated provider's Record and Bucket too), whose writes
-// CountWrites counts.
-var mrResources = map[string]bool{"recordsets": true, "networks": true, "addresses": true, "records": true, "buckets": true}
+// kinds (the generated provider's Record, Bucket and Terraform CLI kinds
+// too), whose writes CountWrites counts.
+var mrResources = map[string]bool{
+	"recordsets": true, "networks": true, "addresses": true, "records": true, "buckets": true,
+	"clirecordsets": true, "clinetworks": true,
+}
 
 // CountWrites counts the API writes the provider logged (--log-api-writes)
 // to the MRs called names (unique across scopes), their status included:

@@ -3,10 +3,8 @@ package upjetv2_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 	"time"
@@ -36,14 +34,14 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/clients"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/fakecloud/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/clients"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
-// cliBed is the cluster-scoped Network kind reconciled through upjet's
-// Terraform CLI connector, made crash-safe by intentjournal, on real
+// cliBed is the cluster-scoped CLINetwork kind (the Network on upjet's
+// Terraform CLI connector), made crash-safe by intentjournal, on real
 // parts: envtest, the fake cloud, OpenTofu run by upjet as `terraform`
 // from PATH with terraform-provider-fakecloud installed from a filesystem
 // mirror, and a bbolt journal.
@@ -101,7 +99,7 @@ func newCLIBed(t *testing.T) *cliBed {
 	if err != nil {
 		t.Fatalf("ctrl.NewManager(): %v", err)
 	}
-	gvk := clusterv1alpha1.Network_GroupVersionKind
+	gvk := clusterv1alpha1.CLINetwork_GroupVersionKind
 	ij, err := upjetv2.Setup(mgr, upjetv2.Config{
 		JournalPath: journalPath,
 		Replica:     "cli-test",
@@ -117,7 +115,7 @@ func newCLIBed(t *testing.T) *cliBed {
 	b := &cliBed{cluster: cl, server: srv, cloud: cloud, ij: ij, root: root,
 		probe: newCLIProbe(ij.Journal(), cl.Client, cloud, root)}
 	if err := setupCLINetwork(mgr, ij, r, b.probe, logging.NewLogrLogger(zapr.NewLogger(log.Named("upjet")))); err != nil {
-		t.Fatalf("set up the Network controller: %v", err)
+		t.Fatalf("set up the CLINetwork controller: %v", err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -136,56 +134,26 @@ func newCLIBed(t *testing.T) *cliBed {
 	return b
 }
 
-// cliNetworkConfig returns the upjet configuration of fakecloud_network as
-// a provider reconciling it through the Terraform CLI configures it: the
-// test bed's own (its schema document, IdentifierFromProvider, the tagger,
-// the Network kind in the root group), with the resource on upjet's CLI
-// include list instead of the plugin SDK's.
+// cliNetworkConfig returns the upjet configuration of fakecloud_cli_network
+// (the CLINetwork kind) as the test bed's provider configures it: its
+// schema document, IdentifierFromProvider, upjet's tagger, the kind in the
+// root group, on upjet's Terraform CLI connector.
 func cliNetworkConfig(t *testing.T) *ujconfig.Resource {
 	t.Helper()
-	doc, err := config.ProviderSchemaJSON(tfprovider.New(), nil)
+	pc, err := config.GetProvider()
 	if err != nil {
-		t.Fatalf("config.ProviderSchemaJSON(): %v", err)
+		t.Fatalf("config.GetProvider(): %v", err)
 	}
-	pc, err := newCLIProvider(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := pc.Resources[config.NetworkResource]
+	r := pc.Resources[config.CLINetworkResource]
 	switch {
 	case r == nil:
-		t.Fatalf("the CLI configuration has no %s", config.NetworkResource)
+		t.Fatalf("the test bed's configuration has no %s", config.CLINetworkResource)
 	case r.ShouldUseTerraformPluginSDKClient() || r.ShouldUseTerraformPluginFrameworkClient():
-		t.Fatalf("%s is configured for an in-process connector, want the Terraform CLI", config.NetworkResource)
+		t.Fatalf("%s is configured for an in-process connector, want the Terraform CLI", config.CLINetworkResource)
 	case !r.UseAsync:
-		t.Fatalf("%s is not async; the CLI connector would apply inside Create", config.NetworkResource)
+		t.Fatalf("%s is not async; the CLI connector would apply inside Create", config.CLINetworkResource)
 	}
 	return r
-}
-
-// newCLIProvider builds the configuration; ujconfig.NewProvider panics on
-// a schema it cannot use, which becomes an error.
-func newCLIProvider(doc []byte) (pc *ujconfig.Provider, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			pc, err = nil, fmt.Errorf("cannot configure the CLI provider: %v", r)
-		}
-	}()
-	pc = ujconfig.NewProvider(doc, config.ResourcePrefix, config.ModulePath, nil,
-		ujconfig.WithRootGroup(config.RootGroup),
-		ujconfig.WithShortName(config.ResourcePrefix),
-		ujconfig.WithIncludeList([]string{"^" + regexp.QuoteMeta(config.NetworkResource) + "$"}),
-		ujconfig.WithDefaultResourceOptions(
-			config.IdentifierFromProvider(),
-			config.AddExternalTagsField(ujconfig.TagInitializer),
-		),
-	)
-	pc.AddResourceConfigurator(config.NetworkResource, func(r *ujconfig.Resource) {
-		r.ShortGroup = ""
-		r.Kind = "Network"
-	})
-	pc.ConfigureResources()
-	return pc, nil
 }
 
 // cliSetup is the test bed's SetupFn (the provider config's endpoint) with
@@ -211,12 +179,12 @@ func cliSetup() terraform.SetupFn {
 	}
 }
 
-// setupCLINetwork adds the Network controller, written after upjet
+// setupCLINetwork adds the CLINetwork controller, written after upjet
 // v2.3.0's controller.go.tmpl for a CLI resource with UseAsync, wrapped by
 // intentjournal's WorkspaceKind, with the probe between the wrappers and
 // upjet.
 func setupCLINetwork(mgr ctrl.Manager, ij *upjetv2.Adapter, cfg *ujconfig.Resource, p *cliProbe, l logging.Logger) error {
-	gvk := clusterv1alpha1.Network_GroupVersionKind
+	gvk := clusterv1alpha1.CLINetwork_GroupVersionKind
 	name := managed.ControllerName(gvk.String())
 	var initializers managed.InitializerChain
 	for _, i := range cfg.InitializerFns {
@@ -251,7 +219,7 @@ func setupCLINetwork(mgr ctrl.Manager, ij *upjetv2.Adapter, cfg *ujconfig.Resour
 		// A second run in one test binary (-count) builds it again.
 		WithOptions(controller.Options{SkipNameValidation: ptr.To(true)}).
 		WithEventFilter(xpresource.DesiredStateChanged()).
-		Watches(&clusterv1alpha1.Network{}, eventHandler).
+		Watches(&clusterv1alpha1.CLINetwork{}, eventHandler).
 		WatchesRawSource(k.Requeues()).
 		Complete(k.Reconciler(r))
 }

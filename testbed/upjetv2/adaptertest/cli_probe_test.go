@@ -21,7 +21,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/fakecloud/v1alpha1"
 )
 
 // cliProbe sits between intentjournal's wrappers and upjet's real CLI
@@ -237,7 +237,7 @@ func (c *cliProbeCallbacks) Create(nn types.NamespacedName, requestReconcile boo
 	inner := c.inner.Create(nn, requestReconcile)
 	return func(applyErr error, ctx context.Context) error {
 		e := cliEnd{applyErr: applyErr}
-		nw := &clusterv1alpha1.Network{}
+		nw := &clusterv1alpha1.CLINetwork{}
 		if err := c.p.kube.Get(ctx, nn, nw); err == nil {
 			e.externalName = meta.GetExternalName(nw)
 			e.providerMeta = nw.GetAnnotations()[ujresource.AnnotationKeyPrivateRawAttribute]
@@ -268,9 +268,9 @@ var (
 	_ managed.ExternalConnector     = managed.ExternalConnectorFn(nil)
 )
 
-// networkName is the name the Network mg creates in the cloud.
+// networkName is the name the CLINetwork mg creates in the cloud.
 func networkName(mg resource.Managed) string {
-	if nw, ok := mg.(*clusterv1alpha1.Network); ok && nw.Spec.ForProvider.Name != nil {
+	if nw, ok := mg.(*clusterv1alpha1.CLINetwork); ok && nw.Spec.ForProvider.Name != nil {
 		return *nw.Spec.ForProvider.Name
 	}
 	return mg.GetName()

@@ -102,7 +102,7 @@ func TestCLIConnectorSettlesFromWorkspace(t *testing.T) {
 			if err := b.server.SetFaults(tc.faults); err != nil {
 				t.Fatal(err)
 			}
-			nw := testbed.NewNetwork(tc.name, "10.1.0.0/16")
+			nw := testbed.NewCLINetwork(tc.name, "10.1.0.0/16")
 			testbed.Create(t, b.cluster, nw)
 			d, e := b.probe.waitEnd(t, tc.name, cliApplyTimeout)
 			if d.intentErr != nil || e.intentErr != nil || e.cloudErr != nil {

@@ -34,13 +34,18 @@ import (
 	tfrecovery "github.com/intentjournal/intentjournal/recovery/terraform"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	namespacedpc "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
+
+// schemaDocument is the test bed's Terraform provider schema document,
+// which the generated provider's config embeds: the output of `terraform
+// providers schema -json` for terraform-provider-fakecloud.
+const schemaDocument = "../generated/config/schema.json"
 
 // downProviderConfig is a ClusterProviderConfig whose endpoint nothing
 // listens on: a fake cloud that is down.
@@ -74,7 +79,7 @@ func newCLIFinderBed(t *testing.T) *cliFinderBed {
 	b.runs = countingCLI(t, b.tfPath)
 
 	scheme := runtime.NewScheme()
-	if err := apis.AddToScheme(scheme); err != nil {
+	if err := testbed.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	b.kube = fake.NewClientBuilder().WithScheme(scheme).WithObjects(
@@ -100,12 +105,12 @@ func newCLIFinderBed(t *testing.T) *cliFinderBed {
 
 // clusterProviderConfig returns the namespaced group's ClusterProviderConfig
 // name pointing at endpoint.
-func clusterProviderConfig(name, endpoint string) *namespacedv1alpha1.ClusterProviderConfig {
-	return &namespacedv1alpha1.ClusterProviderConfig{
+func clusterProviderConfig(name, endpoint string) *namespacedpc.ClusterProviderConfig {
+	return &namespacedpc.ClusterProviderConfig{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: namespacedv1alpha1.ProviderConfigSpec{
+		Spec: namespacedpc.ProviderConfigSpec{
 			Endpoint:    endpoint,
-			Credentials: namespacedv1alpha1.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
+			Credentials: namespacedpc.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
 		},
 	}
 }
@@ -127,14 +132,15 @@ func deadEndpoint(t *testing.T) string {
 
 // cliBucketProvider returns the upjet configuration of the namespaced
 // Bucket kind (fakecloud_bucket, ParameterAsIdentifier("bucket") as the
-// test bed configures it) with the resource on upjet's CLI include list:
-// no in-process connector serves it. Its GetExternalNameFn records what it
-// is handed into calls.
+// test bed configures it), built from the test bed's schema document, with
+// the resource on upjet's CLI include list: no in-process connector serves
+// it (the test bed's own configuration puts the Bucket on the plugin SDK).
+// Its GetExternalNameFn records what it is handed into calls.
 func cliBucketProvider(t *testing.T, calls *externalNameCalls) *ujconfig.Provider {
 	t.Helper()
-	doc, err := config.ProviderSchemaJSON(tfprovider.New(), nil)
+	doc, err := os.ReadFile(schemaDocument)
 	if err != nil {
-		t.Fatalf("config.ProviderSchemaJSON(): %v", err)
+		t.Fatalf("read the schema document: %v", err)
 	}
 	var pc *ujconfig.Provider
 	func() {
@@ -181,7 +187,7 @@ func bucketCandidate(t *testing.T, name, bucket, pc string) *recovery.Candidate 
 			Annotations: map[string]string{"crossplane.io/external-name": bucket}},
 		Spec: namespacedv1alpha1.BucketSpec{
 			ManagedResourceSpec: xpv2.ManagedResourceSpec{ProviderConfigReference: &xpv1.ProviderConfigReference{
-				Kind: namespacedv1alpha1.ClusterProviderConfigKind, Name: pc}},
+				Kind: namespacedpc.ClusterProviderConfigKind, Name: pc}},
 		},
 	}
 	mg.SetGroupVersionKind(namespacedv1alpha1.Bucket_GroupVersionKind)

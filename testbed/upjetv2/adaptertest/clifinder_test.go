@@ -22,8 +22,8 @@ import (
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
 // cliLookupTimeout bounds one test's lookups: a plan or two, each starting
@@ -46,7 +46,7 @@ const cliMaxPlans = 4
 func TestCLIKindReportOnlyWithoutCLI(t *testing.T) {
 	pc := cliBucketProvider(t, &externalNameCalls{})
 	scheme := runtime.NewScheme()
-	if err := apis.AddToScheme(scheme); err != nil {
+	if err := testbed.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	d, err := upjetv2.NewFinders(fake.NewFakeClient(), scheme, cliSetup(), []*ujconfig.Provider{pc},

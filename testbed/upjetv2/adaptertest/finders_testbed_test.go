@@ -3,6 +3,7 @@ package upjetv2_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
@@ -16,15 +17,17 @@ import (
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fixtures"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/fixtures"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
 // TestNewFindersTestBed derives the finders of the test bed's provider,
 // both scopes, and checks the strategy of every kind: what its main.go
-// runs with no per-kind code.
+// runs with no per-kind code. Both scopes have every kind; the
+// CLIRecordSet and the CLINetwork, reconciled through the Terraform CLI,
+// are tagged, so an inventory lists them as it lists the in-process ones.
 func TestNewFindersTestBed(t *testing.T) {
 	cluster, err := config.GetProvider()
 	if err != nil {
@@ -35,7 +38,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		t.Fatal(err)
 	}
 	scheme := runtime.NewScheme()
-	if err := apis.AddToScheme(scheme); err != nil {
+	if err := testbed.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	tmpl, err := strategy.NewTemplates(map[string]string{config.RecordResource: config.RecordIDTemplate})
@@ -45,13 +48,20 @@ func TestNewFindersTestBed(t *testing.T) {
 	inventory := upjetv2.InventoryFn(nil)
 	// derived is what the test bed's main.go derives.
 	derived := map[string]strategy.Strategy{
-		"RecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
-		"Network.fakecloud.intentjournal.io":     strategy.ListByTags,
-		"RecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
-		"Network.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-		"Address.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-		"Record.fakecloud.m.intentjournal.io":    strategy.ObserveByTemplate,
-		"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
+		"RecordSet.fakecloud.intentjournal.io":      strategy.ListByTags,
+		"Network.fakecloud.intentjournal.io":        strategy.ListByTags,
+		"Address.fakecloud.intentjournal.io":        strategy.ListByTags,
+		"CLIRecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
+		"CLINetwork.fakecloud.intentjournal.io":     strategy.ListByTags,
+		"Record.fakecloud.intentjournal.io":         strategy.ObserveByTemplate,
+		"Bucket.fakecloud.intentjournal.io":         strategy.ObserveByName,
+		"RecordSet.fakecloud.m.intentjournal.io":    strategy.ListByTags,
+		"Network.fakecloud.m.intentjournal.io":      strategy.ListByTags,
+		"Address.fakecloud.m.intentjournal.io":      strategy.ListByTags,
+		"CLIRecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
+		"CLINetwork.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+		"Record.fakecloud.m.intentjournal.io":       strategy.ObserveByTemplate,
+		"Bucket.fakecloud.m.intentjournal.io":       strategy.ObserveByName,
 	}
 	cases := map[string]struct {
 		reason string
@@ -60,27 +70,34 @@ func TestNewFindersTestBed(t *testing.T) {
 		probes []string // the kinds with a KeyProbe
 	}{
 		"WithTemplateAndInventory": {
-			reason: "the test bed's main: the Bucket by its name, the Record by its template, the tagged kinds by tags",
-			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithInventory(inventory)},
+			reason: "the test bed's main: the Bucket by its name, the Record by its template, the tagged kinds (the Terraform CLI's among them) by tags",
+			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithInventory(inventory), upjetv2.WithTerraformCLI("tofu", t.TempDir())},
 			want:   derived,
 		},
 		"WithVacantKeys": {
 			reason: "the key-vacant proof probes the key of every observe-by-template kind, and of no other",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(tmpl), upjetv2.WithInventory(inventory), upjetv2.WithVacantKeys(fake.NewFakeClient())},
 			want:   derived,
-			probes: []string{"Record.fakecloud.m.intentjournal.io"},
+			probes: []string{"Record.fakecloud.intentjournal.io", "Record.fakecloud.m.intentjournal.io"},
 		},
 		"NoTemplateNoInventory": {
 			reason: "without its template the Record is report-only, and without an inventory so are the tagged kinds; the Bucket, whose ID is its name, needs neither",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(strategy.Templates{})},
 			want: map[string]strategy.Strategy{
-				"RecordSet.fakecloud.intentjournal.io":   strategy.ReportOnly,
-				"Network.fakecloud.intentjournal.io":     strategy.ReportOnly,
-				"RecordSet.fakecloud.m.intentjournal.io": strategy.ReportOnly,
-				"Network.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
-				"Address.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
-				"Record.fakecloud.m.intentjournal.io":    strategy.ReportOnly,
-				"Bucket.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
+				"RecordSet.fakecloud.intentjournal.io":      strategy.ReportOnly,
+				"Network.fakecloud.intentjournal.io":        strategy.ReportOnly,
+				"Address.fakecloud.intentjournal.io":        strategy.ReportOnly,
+				"CLIRecordSet.fakecloud.intentjournal.io":   strategy.ReportOnly,
+				"CLINetwork.fakecloud.intentjournal.io":     strategy.ReportOnly,
+				"Record.fakecloud.intentjournal.io":         strategy.ReportOnly,
+				"Bucket.fakecloud.intentjournal.io":         strategy.ObserveByName,
+				"RecordSet.fakecloud.m.intentjournal.io":    strategy.ReportOnly,
+				"Network.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
+				"Address.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
+				"CLIRecordSet.fakecloud.m.intentjournal.io": strategy.ReportOnly,
+				"CLINetwork.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
+				"Record.fakecloud.m.intentjournal.io":       strategy.ReportOnly,
+				"Bucket.fakecloud.m.intentjournal.io":       strategy.ObserveByName,
 			},
 		},
 	}
@@ -106,6 +123,7 @@ func TestNewFindersTestBed(t *testing.T) {
 			for gk := range d.Probes {
 				probes = append(probes, gk.String())
 			}
+			slices.Sort(probes)
 			if diff := cmp.Diff(tc.probes, probes); diff != "" {
 				t.Errorf("%s\nkinds with a key probe: -want +got:\n%s", tc.reason, diff)
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -16,9 +17,9 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
 // rewrapped is a manager a provider wrapped again after
@@ -36,7 +37,7 @@ func TestKindFor(t *testing.T) {
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
-	if err := apis.AddToScheme(scheme); err != nil {
+	if err := testbed.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	newManager := func() manager.Manager {
@@ -91,6 +92,41 @@ func TestKindFor(t *testing.T) {
 		}
 		if _, err := upjetv2.KindFor(held, tjcontroller.Options{}, config.RecordSetResource, gvk); err == nil {
 			t.Error("KindFor with no provider configuration: got no error")
+		}
+	})
+
+	t.Run("WithReconcilerOptions", func(t *testing.T) {
+		// What upjet's template has no place for, such as
+		// managed.WithDeterministicExternalName, reaches every wrapped
+		// kind's reconciler after the kind's own timeout.
+		m := newManager()
+		applied := 0
+		mark := managed.ReconcilerOption(func(*managed.Reconciler) { applied++ })
+		if _, err := upjetv2.Setup(m, upjetv2.Config{JournalPath: filepath.Join(t.TempDir(), "journal.db"), Registry: prometheus.NewRegistry()},
+			upjetv2.WithReconcilerOptions(mark, managed.WithDeterministicExternalName(true)), upjetv2.WithReconcilerOptions(mark)); err != nil {
+			t.Fatal(err)
+		}
+		for _, resource := range []string{config.RecordSetResource, config.CLINetworkResource} {
+			k, err := upjetv2.KindFor(m, o, resource, gvk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			applied = 0
+			opts := k.ReconcilerOptions()
+			for _, o := range opts {
+				o(&managed.Reconciler{})
+			}
+			if len(opts) != 4 || applied != 2 {
+				t.Errorf("%s: ReconcilerOptions: %d options, %d of them Setup's marks; want 4 (the timeout and Setup's three), 2 marks", resource, len(opts), applied)
+			}
+		}
+		// The first Adapter's kinds have none of them.
+		k, err := upjetv2.KindFor(mgr, o, config.RecordSetResource, gvk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(k.ReconcilerOptions()); n != 1 {
+			t.Errorf("another Adapter's kind: %d options, want the timeout alone", n)
 		}
 	})
 

@@ -49,6 +49,16 @@ var (
 	// AddressNamespaced is the v2 line's kind served by a
 	// terraform-plugin-framework resource; there is no cluster-scoped one.
 	AddressNamespaced = schema.GroupKind{Group: GroupNamespaced, Kind: "Address"}
+
+	// CLIRecordSet and CLINetwork, in both groups, are the record set and
+	// the network of the v2 line's generated provider reconciled through
+	// upjet's Terraform CLI connector (tfprovider.CLIRecordSetResource and
+	// tfprovider.CLINetworkResource): the same cloud objects, found the
+	// same way.
+	CLIRecordSet           = schema.GroupKind{Group: Group, Kind: "CLIRecordSet"}
+	CLINetwork             = schema.GroupKind{Group: Group, Kind: "CLINetwork"}
+	CLIRecordSetNamespaced = schema.GroupKind{Group: GroupNamespaced, Kind: "CLIRecordSet"}
+	CLINetworkNamespaced   = schema.GroupKind{Group: GroupNamespaced, Kind: "CLINetwork"}
 )
 
 // Kinds returns the cluster-scoped managed kinds to scan (the v1 line's).
@@ -60,6 +70,27 @@ func Kinds() []schema.GroupVersionKind {
 // provider scans Kinds and KindsNamespaced.
 func KindsNamespaced() []schema.GroupVersionKind {
 	return []schema.GroupVersionKind{RecordSetNamespaced.WithVersion(Version), NetworkNamespaced.WithVersion(Version), AddressNamespaced.WithVersion(Version)}
+}
+
+// CloudKind returns the kind of fake cloud object a managed resource of
+// kind mrKind stands for: a CLI twin's (CLIRecordSet, CLINetwork) is its
+// kind without the prefix; any other kind's is its own.
+func CloudKind(mrKind string) string {
+	switch mrKind {
+	case CLIRecordSet.Kind, CLINetwork.Kind:
+		return strings.TrimPrefix(mrKind, "CLI")
+	}
+	return mrKind
+}
+
+// KindsCLI returns the CLI twins of the record set and the network, in both
+// groups: the kinds the v2 line's generated provider reconciles through
+// upjet's Terraform CLI connector.
+func KindsCLI() []schema.GroupVersionKind {
+	return []schema.GroupVersionKind{
+		CLIRecordSet.WithVersion(Version), CLINetwork.WithVersion(Version),
+		CLIRecordSetNamespaced.WithVersion(Version), CLINetworkNamespaced.WithVersion(Version),
+	}
 }
 
 // Finders returns a Finder per kind of both groups: RecordSets by their
@@ -78,8 +109,8 @@ func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
 	net := recovery.VerifyArgs(networkFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetNetwork(ctx, id) }))
 	addr := recovery.VerifyArgs(addressFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetAddress(ctx, id) }))
 	return map[schema.GroupKind]recovery.Finder{
-		RecordSet: rs, RecordSetNamespaced: rs,
-		Network: net, NetworkNamespaced: net,
+		RecordSet: rs, RecordSetNamespaced: rs, CLIRecordSet: rs, CLIRecordSetNamespaced: rs,
+		Network: net, NetworkNamespaced: net, CLINetwork: net, CLINetworkNamespaced: net,
 		AddressNamespaced: addr,
 	}
 }
@@ -136,9 +167,9 @@ func recordSetFinder(c *fakecloud.Client) recovery.Finder {
 // cannot.
 func TagLister(c *fakecloud.Client, terraformResource string) (recovery.TagLister, error) {
 	switch terraformResource {
-	case "fakecloud_record_set":
+	case "fakecloud_record_set", "fakecloud_cli_record_set":
 		return listRecordSets(c), nil
-	case "fakecloud_network":
+	case "fakecloud_network", "fakecloud_cli_network":
 		return listNetworks(c), nil
 	case "fakecloud_address":
 		return listAddresses(c), nil
@@ -209,8 +240,8 @@ func Deleters(c *fakecloud.Client) map[schema.GroupKind]recovery.Deleter {
 		return c.DeleteAddress(ctx, r.ID)
 	})
 	return map[schema.GroupKind]recovery.Deleter{
-		RecordSet: rs, RecordSetNamespaced: rs,
-		Network: net, NetworkNamespaced: net,
+		RecordSet: rs, RecordSetNamespaced: rs, CLIRecordSet: rs, CLIRecordSetNamespaced: rs,
+		Network: net, NetworkNamespaced: net, CLINetwork: net, CLINetworkNamespaced: net,
 		AddressNamespaced: addr,
 	}
 }
@@ -228,7 +259,7 @@ func NewFinder(gk schema.GroupKind, rawURL string) (recovery.Finder, recovery.De
 	c := fakecloud.NewClient(strings.TrimSuffix(rawURL, "/"))
 	f, ok := Finders(c)[gk]
 	if !ok {
-		return nil, nil, fmt.Errorf("the fakecloud finder supports %s, %s, %s, %s and %s, not %s", RecordSet, Network, RecordSetNamespaced, NetworkNamespaced, AddressNamespaced, gk)
+		return nil, nil, fmt.Errorf("the fakecloud finder supports %s, %s, %s, %s, %s and their CLI twins, not %s", RecordSet, Network, RecordSetNamespaced, NetworkNamespaced, AddressNamespaced, gk)
 	}
 	return f, Deleters(c)[gk], nil
 }

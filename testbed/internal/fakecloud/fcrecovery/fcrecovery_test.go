@@ -1,6 +1,7 @@
 package fcrecovery
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,7 +14,7 @@ import (
 func TestEveryKindHasAFinderAndADeleter(t *testing.T) {
 	c := fakecloud.NewClient("http://127.0.0.1:1")
 	var want []schema.GroupKind
-	for _, gvk := range append(Kinds(), KindsNamespaced()...) {
+	for _, gvk := range slices.Concat(Kinds(), KindsNamespaced(), KindsCLI()) {
 		want = append(want, gvk.GroupKind())
 	}
 	keys := func(m map[schema.GroupKind]bool) []schema.GroupKind {
@@ -40,6 +41,17 @@ func TestEveryKindHasAFinderAndADeleter(t *testing.T) {
 	for _, gk := range want {
 		if _, _, err := NewFinder(gk, "http://127.0.0.1:1"); err != nil {
 			t.Errorf("NewFinder(%s): %v", gk, err)
+		}
+	}
+}
+
+func TestCloudKind(t *testing.T) {
+	for mr, want := range map[string]string{
+		"CLIRecordSet": "RecordSet", "CLINetwork": "Network",
+		"RecordSet": "RecordSet", "Network": "Network", "Address": "Address", "CLIAddress": "CLIAddress",
+	} {
+		if got := CloudKind(mr); got != want {
+			t.Errorf("CloudKind(%q) = %q, want %q", mr, got, want)
 		}
 	}
 }

@@ -30,7 +30,10 @@ func TestTagLister(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tf, want := range map[string]string{"fakecloud_record_set": rs.ID, "fakecloud_network": net.ID, "fakecloud_address": addr.ID} {
+	for tf, want := range map[string]string{
+		"fakecloud_record_set": rs.ID, "fakecloud_network": net.ID, "fakecloud_address": addr.ID,
+		"fakecloud_cli_record_set": rs.ID, "fakecloud_cli_network": net.ID,
+	} {
 		list, err := fcrecovery.TagLister(c, tf)
 		if err != nil {
 			t.Fatalf("TagLister(%s): %v", tf, err)

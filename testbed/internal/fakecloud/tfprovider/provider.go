@@ -18,6 +18,11 @@
 //     bucket (ForceNew), tags, a computed creation_date; its Terraform ID
 //     is the bucket name, known before the create. Bucket names are global
 //     in the cloud: a second create fails with "already exists".
+//   - fakecloud_cli_record_set and fakecloud_cli_network: the record set
+//     and the network again, under types of their own, for the kinds a
+//     provider reconciles through upjet's Terraform CLI connector: upjet
+//     gives each Terraform type one connector, and the test bed wants both
+//     shapes of crossplane/upjet#561 on the plugin SDK and on the CLI.
 //
 // All import by ID. The provider's only setting is endpoint, which defaults
 // to the FAKECLOUD_ENDPOINT environment variable.
@@ -42,6 +47,14 @@ const EndpointEnvVar = "FAKECLOUD_ENDPOINT"
 // mux refuses configuration schemas that differ, descriptions included.
 const EndpointDescription = "Base URL of the fake cloud, e.g. http://127.0.0.1:41234. Defaults to $" + EndpointEnvVar + "."
 
+// The Terraform types of the record set and the network served for the
+// Terraform CLI connector: the same resources as fakecloud_record_set and
+// fakecloud_network, in the same cloud.
+const (
+	CLIRecordSetResource = "fakecloud_cli_record_set"
+	CLINetworkResource   = "fakecloud_cli_network"
+)
+
 // New returns the provider.
 func New() *schema.Provider {
 	return &schema.Provider{
@@ -58,6 +71,8 @@ func New() *schema.Provider {
 			"fakecloud_network":    resourceNetwork(),
 			"fakecloud_record":     resourceRecord(),
 			"fakecloud_bucket":     resourceBucket(),
+			CLIRecordSetResource:   resourceRecordSet(),
+			CLINetworkResource:     resourceNetwork(),
 		},
 		ConfigureContextFunc: configure,
 	}

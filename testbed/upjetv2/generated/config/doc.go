@@ -11,16 +11,18 @@
 // The kinds are spread over all three of upjet's connectors, as
 // provider-upjet-aws spreads its kinds:
 //   - the no-fork Terraform plugin SDK client: RecordSet
-//     (fakecloud_record_set) and Record (fakecloud_record);
+//     (fakecloud_record_set), Network (fakecloud_network), Record
+//     (fakecloud_record) and Bucket (fakecloud_bucket);
 //   - the no-fork Terraform plugin framework client: Address
 //     (fakecloud_address);
-//   - the Terraform CLI (a terraform process per workspace): Network
-//     (fakecloud_network) and Bucket (fakecloud_bucket).
+//   - the Terraform CLI (a terraform process per workspace): CLIRecordSet
+//     (fakecloud_cli_record_set) and CLINetwork (fakecloud_cli_network),
+//     the record set and network again, the two shapes of
+//     crossplane/upjet#561 on the connector that issue is about.
 //
 // All are asynchronous (upjet's default), take their external name from the
 // ID the fake cloud assigns (config.IdentifierFromProvider), except Bucket,
 // named by its bucket argument as provider-upjet-aws names aws_s3_bucket,
-// and have Crossplane's external tags written to their tags map. The
-// choices are those of the hand-written test bed's
-// internal/provider/config.
+// and have Crossplane's external tags written to their tags map where
+// their schema has one (all but Record).
 package config

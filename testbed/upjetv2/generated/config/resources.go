@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 )
 
@@ -25,6 +26,14 @@ const (
 	AddressResource = fwprovider.AddressResource
 	// NetworkResource is the Terraform type behind the Network kind.
 	NetworkResource = "fakecloud_network"
+	// CLIRecordSetResource and CLINetworkResource are the Terraform types
+	// behind the CLIRecordSet and CLINetwork kinds: the fake cloud's
+	// record set and network again (tfprovider.CLIRecordSetResource), for
+	// the Terraform CLI connector. upjet binds a Terraform type to one
+	// connector; these two put both shapes of crossplane/upjet#561 on the
+	// CLI while the RecordSet and Network stay on the plugin SDK.
+	CLIRecordSetResource = tfprovider.CLIRecordSetResource
+	CLINetworkResource   = tfprovider.CLINetworkResource
 	// BucketResource is the Terraform type behind the Bucket kind: the
 	// fake cloud's bucket as AWS's aws_s3_bucket presents an S3 bucket,
 	// named by its bucket argument, which is also its Terraform ID.
@@ -39,18 +48,18 @@ const (
 var (
 	// SDKResources are reconciled through upjet's no-fork Terraform plugin
 	// SDK client, in the provider's process.
-	SDKResources = []string{RecordResource, BucketResource}
+	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource}
 	// FrameworkResources are reconciled through upjet's no-fork Terraform
 	// plugin framework client, in the provider's process.
 	FrameworkResources = []string{AddressResource}
 	// CLIResources are reconciled through the Terraform CLI: upjet runs
 	// terraform (OpenTofu, in the test bed) in a workspace per managed
 	// resource, with terraform-provider-fakecloud as its provider.
-	// The RecordSet (unique by zone and name, its ID assigned by the
-	// cloud) and the Network (only its ID tells two apart) are the two
+	// The CLIRecordSet (unique by zone and name, its ID assigned by the
+	// cloud) and the CLINetwork (only its ID tells two apart) are the two
 	// shapes of crossplane/upjet#561: a repeated create meets 409, or
 	// makes a duplicate.
-	CLIResources = []string{RecordSetResource, NetworkResource}
+	CLIResources = []string{CLIRecordSetResource, CLINetworkResource}
 )
 
 // Resources returns every Terraform resource type the provider configures.
@@ -60,13 +69,15 @@ func Resources() []string {
 
 // kinds maps each Terraform type to its kind. upjet would derive the
 // short group and kind from the type's name (group "record", kind "Set"
-// for fakecloud_record_set); these are the hand-written test bed's.
+// for fakecloud_record_set); every kind lives in the root group instead.
 var kinds = map[string]string{
-	RecordSetResource: "RecordSet",
-	RecordResource:    "Record",
-	AddressResource:   "Address",
-	NetworkResource:   "Network",
-	BucketResource:    "Bucket",
+	RecordSetResource:    "RecordSet",
+	RecordResource:       "Record",
+	AddressResource:      "Address",
+	NetworkResource:      "Network",
+	BucketResource:       "Bucket",
+	CLIRecordSetResource: "CLIRecordSet",
+	CLINetworkResource:   "CLINetwork",
 }
 
 // configurators are the per-resource configuration, run by newProvider
@@ -100,7 +111,7 @@ func AddExternalTagsField(tagger ujconfig.NewInitializerFn) ujconfig.ResourceOpt
 }
 
 // configureKinds puts every kind directly in the root group, under the
-// hand-written test bed's kind names.
+// names of kinds.
 func configureKinds(p *ujconfig.Provider) {
 	for name, kind := range kinds {
 		p.AddResourceConfigurator(name, func(r *ujconfig.Resource) {
@@ -122,13 +133,15 @@ func configureBucket(p *ujconfig.Provider) {
 // configureIntentJournal records what intentjournal needs to know of a
 // kind and upjet's configuration does not say (upjetv2.Configure); the
 // generated controllers read it at run time through upjetv2.KindFor. The
-// RecordSet's key is its zone and name, though the cloud assigns its ID;
-// the Record's ID is composed from zone, name and type by its provider's
-// own code, which no ID template in its configuration shows.
+// record sets' key is their zone and name, though the cloud assigns their
+// IDs; the Record's ID is composed from zone, name and type by its
+// provider's own code, which no ID template in its configuration shows.
 func configureIntentJournal(p *ujconfig.Provider) {
-	p.AddResourceConfigurator(RecordSetResource, func(r *ujconfig.Resource) {
-		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name"), upjetv2.NameKeyed())
-	})
+	for _, name := range []string{RecordSetResource, CLIRecordSetResource} {
+		p.AddResourceConfigurator(name, func(r *ujconfig.Resource) {
+			upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name"), upjetv2.NameKeyed())
+		})
+	}
 	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
 		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name", "type"))
 	})

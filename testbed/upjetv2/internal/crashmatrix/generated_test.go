@@ -7,6 +7,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/crashmatrix"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"
+	itestbed "github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/package/crds"
 )
@@ -16,17 +17,19 @@ import (
 // the hand-written provider's. -crash.trials overrides.
 const generatedTrials = 8
 
-// TestCrashMatrixGenerated runs the crash matrix on the provider upjet's
-// pipeline generated with intentjournal's controller template
-// (provider-fakecloud --generated): its RecordSet and Network are
-// reconciled through upjet's Terraform CLI connector, OpenTofu running
-// terraform-provider-fakecloud in a workspace per managed resource, and
-// every restart gets empty workspaces, as a new pod; its Record through
-// the plugin SDK connector.
+// TestCrashMatrixGenerated runs the crash matrix on the generated
+// provider's Terraform CLI kinds: its record sets and networks are
+// CLIRecordSets and CLINetworks, reconciled through upjet's Terraform CLI
+// connector, OpenTofu running terraform-provider-fakecloud in a workspace
+// per managed resource, and every restart gets empty workspaces, as a new
+// pod; its Record through the plugin SDK connector. TestCrashMatrix runs
+// the same provider's plugin SDK kinds.
 func TestCrashMatrixGenerated(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud -tags failpoints, OpenTofu and "+testenv.NeedEnvtest)
-	line, namespaced, cluster := lines(t, "v2 generated,", crds.FS)
-	args := []string{"--generated", "--terraform", testenv.TerraformCLI(t), "--terraform-plugin-mirror", tftest.BuildMirror(t),
+	line, namespaced, cluster := lines(t, "v2 Terraform CLI,", crds.FS)
+	cliKinds := map[string]string{itestbed.KindRecordSet: "CLIRecordSet", itestbed.KindNetwork: "CLINetwork"}
+	line.MRKinds, cluster.MRKinds = cliKinds, cliKinds
+	args := []string{"--terraform", testenv.TerraformCLI(t), "--terraform-plugin-mirror", tftest.BuildMirror(t),
 		"--fresh-workspaces", "--terraform-state-dir", t.TempDir()}
 	crashmatrix.Run(t, line,
 		crashmatrix.WithDefaultTrials(generatedTrials),

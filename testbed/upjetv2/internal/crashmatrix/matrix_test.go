@@ -10,7 +10,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	itestbed "github.com/intentjournal/intentjournal/testbed/internal/testbed"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/crds"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/package/crds"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 
@@ -28,7 +28,11 @@ var scope = flag.String("crash.scope", "namespaced", "scope of the trials' manag
 //     ours, weakly, only for a cluster-scoped one;
 //   - the trials that draw foreign records create namespaced Records,
 //     the tagless kind found by its ID template and proven by the key
-//     probe (there is no cluster-scoped Record).
+//     probe.
+//
+// Its RecordSets and Networks are reconciled through upjet's plugin SDK
+// connector, in the provider's process; TestCrashMatrixGenerated runs the
+// same provider's Terraform CLI kinds.
 func TestCrashMatrix(t *testing.T) {
 	line, namespaced, cluster := lines(t, "v2", crds.FS)
 	crashmatrix.Run(t, line,

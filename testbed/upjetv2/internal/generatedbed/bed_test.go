@@ -26,23 +26,39 @@ import (
 // The generated provider's managed kinds beyond the line's RecordSet and
 // Network.
 const (
-	kindRecord  = "Record"
-	kindBucket  = "Bucket"
-	kindAddress = "Address"
+	kindRecord       = "Record"
+	kindBucket       = "Bucket"
+	kindAddress      = "Address"
+	kindCLIRecordSet = "CLIRecordSet"
+	kindCLINetwork   = "CLINetwork"
 )
 
 const (
 	// namespace holds the namespaced managed resources.
 	namespace = "team-a"
-	// zone holds the RecordSets' record sets, recordZone the Records'.
-	zone, recordZone = "example-com", "records-com"
+	// zone holds the RecordSets' record sets, recordZone the Records',
+	// cliZone the CLIRecordSets'.
+	zone, recordZone, cliZone = "example-com", "records-com", "cli-example-com"
+	// cliCIDRPrefix starts the CIDR block of every CLINetwork, and of no
+	// Network: what tells their cloud objects apart.
+	cliCIDRPrefix = "10.1."
 )
 
 var (
 	// cluster is the cluster-scoped group, namespaced the namespaced one.
 	cluster    = testbed.Line{Name: "v2-generated", Group: "fakecloud.intentjournal.io", ProviderConfigKind: "ProviderConfig"}
 	namespaced = testbed.Line{Name: "v2-generated", Group: "fakecloud.m.intentjournal.io", Namespace: namespace, ProviderConfigKind: "ClusterProviderConfig"}
+	// cliNamespaced is namespaced with the Terraform CLI kinds standing
+	// for the fake cloud's record sets and networks.
+	cliNamespaced = withCLIKinds(namespaced)
 )
+
+// withCLIKinds returns l whose record sets and networks are the Terraform
+// CLI kinds, CLIRecordSet and CLINetwork.
+func withCLIKinds(l testbed.Line) testbed.Line {
+	l.MRKinds = map[string]string{testbed.KindRecordSet: kindCLIRecordSet, testbed.KindNetwork: kindCLINetwork}
+	return l
+}
 
 // bed is a running generated provider, its cluster and its fake cloud.
 type bed struct {
@@ -62,7 +78,8 @@ type options struct {
 }
 
 // start starts envtest with the generated CRDs, the fake cloud with a
-// create latency of o.latency, and provider-fakecloud --generated, with a
+// create latency of o.latency, and provider-fakecloud with OpenTofu for
+// its Terraform CLI kinds, with a
 // journal when o.wrapped. Every boot of the provider gets fresh Terraform
 // workspaces, as a new pod's.
 func start(t *testing.T, o options) *bed {
@@ -73,7 +90,7 @@ func start(t *testing.T, o options) *bed {
 	b := &bed{cl: fakecloudtest.StartClusterWith(t, crds.FS), dir: t.TempDir()}
 	b.fc = testbed.StartFakeCloud(t, bins.FakeCloud, fmt.Sprintf(`--faults={"latency":{"create":%q}}`, o.latency.String()))
 	b.cl.Create(t, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: namespace}}, cluster.ProviderConfig(b.fc.URL), namespaced.ProviderConfig(b.fc.URL))
-	args := []string{"--generated", "--terraform", tofu, "--terraform-plugin-mirror", mirror, "--fresh-workspaces",
+	args := []string{"--terraform", tofu, "--terraform-plugin-mirror", mirror, "--fresh-workspaces",
 		"--terraform-state-dir", b.dir, "--poll=15s", "--max-reconcile-rate=20"}
 	if o.wrapped {
 		b.journal = filepath.Join(b.dir, "intents.db")
@@ -131,24 +148,28 @@ func externalName(u unstructured.Unstructured) string {
 }
 
 // cloudIDs returns the Terraform IDs of the fake cloud's live objects
-// that MRs of kind make: a RecordSet's, a Network's and an Address's is
-// the cloud's ID; a Record's is composed from its zone, name and type
-// (tfprovider.RecordID), in the records' own zone; a Bucket's is its name.
+// that MRs of kind make: a RecordSet's, a Network's and an Address's (and
+// their CLI twins') is the cloud's ID; a Record's is composed from its
+// zone, name and type (tfprovider.RecordID); a Bucket's is its name. Each
+// record set kind has a zone of its own; a CLINetwork's CIDR block starts
+// with cliCIDRPrefix.
 func cloudIDs(s fakecloud.Stats, kind string) []string {
 	var out []string
 	switch kind {
-	case testbed.KindRecordSet, kindRecord:
+	case testbed.KindRecordSet, kindRecord, kindCLIRecordSet:
 		for _, rs := range s.Objects.RecordSets {
 			switch {
-			case kind == testbed.KindRecordSet && rs.Zone == zone:
+			case kind == testbed.KindRecordSet && rs.Zone == zone, kind == kindCLIRecordSet && rs.Zone == cliZone:
 				out = append(out, rs.ID)
 			case kind == kindRecord && rs.Zone == recordZone:
 				out = append(out, tfprovider.RecordID(rs.Zone, rs.Name, rs.Type))
 			}
 		}
-	case testbed.KindNetwork:
+	case testbed.KindNetwork, kindCLINetwork:
 		for _, n := range s.Objects.Networks {
-			out = append(out, n.ID)
+			if strings.HasPrefix(n.CIDRBlock, cliCIDRPrefix) == (kind == kindCLINetwork) {
+				out = append(out, n.ID)
+			}
 		}
 	case kindAddress:
 		for _, a := range s.Objects.Addresses {

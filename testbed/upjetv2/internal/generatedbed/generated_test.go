@@ -25,6 +25,12 @@ var kindsOf = []struct {
 	{testbed.KindNetwork, func(l testbed.Line, name string, i int) *unstructured.Unstructured {
 		return l.Network(name, fmt.Sprintf("10.0.%d.0/24", i))
 	}},
+	{kindCLIRecordSet, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
+		return withCLIKinds(l).RecordSet(name, cliZone)
+	}},
+	{kindCLINetwork, func(l testbed.Line, name string, i int) *unstructured.Unstructured {
+		return withCLIKinds(l).Network(name, fmt.Sprintf("%s%d.0/24", cliCIDRPrefix, i))
+	}},
 	{kindRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindRecord, name, map[string]any{"zone": recordZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.20"}})
 	}},
@@ -38,8 +44,8 @@ var kindsOf = []struct {
 
 // TestGeneratedProviderCreatesEveryKind runs the generated provider,
 // wrapped, with no crash: every kind of both scopes (the plugin SDK's
-// Record and Bucket, the plugin framework's Address, the Terraform CLI's
-// RecordSet and Network) becomes Ready, bound to exactly one cloud object
+// RecordSet, Network, Record and Bucket, the plugin framework's Address,
+// the Terraform CLI's CLIRecordSet and CLINetwork) becomes Ready, bound to exactly one cloud object
 // of its own, and every intent its creates began is settled.
 func TestGeneratedProviderCreatesEveryKind(t *testing.T) {
 	b := start(t, options{wrapped: true, latency: 200 * time.Millisecond})
@@ -67,7 +73,7 @@ func TestGeneratedProviderCreatesEveryKind(t *testing.T) {
 	if st[journal.StateSettled] != want || len(st) != 1 {
 		t.Errorf("journal: intents by state %v, want %d settled (bound) and nothing else", st, want)
 	}
-	t.Logf("generated provider, wrapped: %d MRs of 5 kinds in 2 scopes over 3 connectors Ready, %d cloud objects, intents %v", want, len(stats.Objects.All()), st)
+	t.Logf("generated provider, wrapped: %d MRs of %d kinds in 2 scopes over 3 connectors Ready, %d cloud objects, intents %v", want, len(kindsOf), len(stats.Objects.All()), st)
 }
 
 // createEveryKind creates perKind MRs of every generated kind in both

@@ -75,13 +75,13 @@ func run561(t *testing.T, wrapped bool) result561 {
 		// cloud committed its create.
 		b := start(t, options{wrapped: wrapped, latency: 30 * time.Second})
 		for i := range perKind561 {
-			b.create(t, namespaced.RecordSet(fmt.Sprintf("rs-%d", i), zone), namespaced.Network(fmt.Sprintf("net-%d", i), fmt.Sprintf("10.1.%d.0/24", i)))
+			b.create(t, cliNamespaced.RecordSet(fmt.Sprintf("rs-%d", i), cliZone), cliNamespaced.Network(fmt.Sprintf("net-%d", i), fmt.Sprintf("%s%d.0/24", cliCIDRPrefix, i)))
 		}
 		testbed.Eventually(t, 4*time.Minute, 500*time.Millisecond, "the cloud to commit every create", func() (bool, error) {
 			s := b.fc.Stats(t)
 			return s.Kinds["recordsets"].Creates == perKind561 && s.Kinds["networks"].Creates == perKind561, nil
 		})
-		for _, mr := range b.list(t, namespaced, testbed.KindNetwork) {
+		for _, mr := range b.list(t, cliNamespaced, testbed.KindNetwork) {
 			if externalName(mr) != "" {
 				t.Fatalf("Network %s has external name %q before its apply ended: the window under test is gone", mr.GetName(), externalName(mr))
 			}
@@ -97,7 +97,7 @@ func run561(t *testing.T, wrapped bool) result561 {
 		// the RecordSets the time of several retries.
 		testbed.Eventually(t, 4*time.Minute, time.Second, "every Network to be Ready", func() (bool, error) {
 			n := 0
-			for _, mr := range b.list(t, namespaced, testbed.KindNetwork) {
+			for _, mr := range b.list(t, cliNamespaced, testbed.KindNetwork) {
 				if ready(mr) {
 					n++
 				}
@@ -107,7 +107,7 @@ func run561(t *testing.T, wrapped bool) result561 {
 		settle := time.Now().Add(3 * time.Minute)
 		for time.Now().Before(settle) {
 			s := b.fc.Stats(t)
-			rs := b.list(t, namespaced, testbed.KindRecordSet)
+			rs := b.list(t, cliNamespaced, testbed.KindRecordSet)
 			readyRS := 0
 			for _, mr := range rs {
 				if ready(mr) {
@@ -123,7 +123,7 @@ func run561(t *testing.T, wrapped bool) result561 {
 		r.Duplicates = len(s.Objects.Networks) - perKind561
 		r.ConflictsAfterRestart = s.Kinds["recordsets"].Conflicts - before
 		for _, kind := range []string{testbed.KindRecordSet, testbed.KindNetwork} {
-			mrs := b.list(t, namespaced, kind)
+			mrs := b.list(t, cliNamespaced, kind)
 			for _, mr := range mrs {
 				switch {
 				case ready(mr):
@@ -135,7 +135,7 @@ func run561(t *testing.T, wrapped bool) result561 {
 					}
 				}
 			}
-			r.Problems = append(r.Problems, bound(mrs, cloudIDs(s, kind))...)
+			r.Problems = append(r.Problems, bound(mrs, cloudIDs(s, cliNamespaced.MRKind(kind)))...)
 		}
 		t.Logf("%s: %+v", name, r)
 	})

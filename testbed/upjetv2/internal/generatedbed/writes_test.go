@@ -12,11 +12,13 @@ import (
 // connectorOf names the upjet connector that reconciles each generated
 // kind (generated/config).
 var connectorOf = map[string]string{
-	testbed.KindRecordSet: "terraform-cli",
-	testbed.KindNetwork:   "terraform-cli",
+	testbed.KindRecordSet: "plugin-sdk",
+	testbed.KindNetwork:   "plugin-sdk",
 	kindRecord:            "plugin-sdk",
 	kindBucket:            "plugin-sdk",
 	kindAddress:           "plugin-framework",
+	kindCLIRecordSet:      "terraform-cli",
+	kindCLINetwork:        "terraform-cli",
 }
 
 // addedByDesign are the API writes per create that the journal adds to a
@@ -57,7 +59,7 @@ var addedByDesign = map[string]int{kindRecord: 1, kindBucket: 1}
 // callback waits for the cache to show the external name first); six
 // creates a kind are too few for the least count to say more.
 func TestAPIWritesPerCreateGenerated(t *testing.T) {
-	testenv.SkipShort(t, "provider-fakecloud --generated, OpenTofu and "+testenv.NeedEnvtest)
+	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
 	const perKind = 3
 	var byKind [2]map[string]*testbed.WritesPerCreate
 	var cli [2]testbed.WritesPerCreate

@@ -7,7 +7,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/scaleout"
 	itestbed "github.com/intentjournal/intentjournal/testbed/internal/testbed"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/crds"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/package/crds"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/testbed"
 )
 

@@ -1,5 +1,7 @@
 // Package testbed runs provider-fakecloud of the Crossplane v2 line (upjet
-// v2.3.0, cluster-scoped and namespaced resources) end to end for tests: a
+// v2.3.0, cluster-scoped and namespaced resources; the controllers, API
+// types and CRDs upjet's pipeline generated in testbed/upjetv2/generated)
+// end to end for tests: a
 // real kube-apiserver and etcd (envtest) with the provider's CRDs of both
 // scopes, the fake cloud and the provider as child processes that can be
 // SIGKILLed and restarted, and helpers to create managed resources, wait for

@@ -16,8 +16,8 @@ import (
 
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/fakecloud/v1alpha1"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
 )
 
 const (
@@ -28,7 +28,8 @@ const (
 	perNamespaceKind = 5
 	perKind          = perClusterKind + perNamespaceKind*2
 	// perNamespaceAddress is how many Addresses each namespace gets, named
-	// alike in both: Address is namespaced only, so perAddress in all.
+	// alike in both, and the tests create no cluster-scoped Address:
+	// perAddress in all.
 	perNamespaceAddress = 10
 	perAddress          = perNamespaceAddress * 2
 	// zone holds the cluster-scoped record sets.

@@ -16,9 +16,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/cluster/v1alpha1"
-	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/apis/namespaced/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/fixtures"
+	clusterv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/fakecloud/v1alpha1"
+	clusterpc "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/cluster/v1alpha1"
+	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	namespacedpc "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/fixtures"
 )
 
 // ProviderConfigName is the provider config that the managed resources of
@@ -35,18 +37,18 @@ const apiTimeout = 30 * time.Second
 func CreateProviderConfigs(t testing.TB, c *Cluster, endpoint string) {
 	t.Helper()
 	Create(t, c,
-		&clusterv1alpha1.ProviderConfig{
+		&clusterpc.ProviderConfig{
 			ObjectMeta: metav1.ObjectMeta{Name: ProviderConfigName},
-			Spec: clusterv1alpha1.ProviderConfigSpec{
+			Spec: clusterpc.ProviderConfigSpec{
 				Endpoint:    endpoint,
-				Credentials: clusterv1alpha1.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
+				Credentials: clusterpc.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
 			},
 		},
-		&namespacedv1alpha1.ClusterProviderConfig{
+		&namespacedpc.ClusterProviderConfig{
 			ObjectMeta: metav1.ObjectMeta{Name: ProviderConfigName},
-			Spec: namespacedv1alpha1.ProviderConfigSpec{
+			Spec: namespacedpc.ProviderConfigSpec{
 				Endpoint:    endpoint,
-				Credentials: namespacedv1alpha1.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
+				Credentials: namespacedpc.ProviderCredentials{Source: xpv1.CredentialsSourceNone},
 			},
 		})
 }
@@ -68,6 +70,12 @@ func NewRecordSet(name, zone string) *clusterv1alpha1.RecordSet {
 // NewNetwork returns a cluster-scoped Network MR called name with the same
 // display name.
 func NewNetwork(name, cidr string) *clusterv1alpha1.Network { return fixtures.Network(name, cidr) }
+
+// NewCLINetwork returns a cluster-scoped CLINetwork MR called name with the
+// same display name: the Network kind on upjet's Terraform CLI connector.
+func NewCLINetwork(name, cidr string) *clusterv1alpha1.CLINetwork {
+	return fixtures.CLINetwork(name, cidr)
+}
 
 // NewNamespacedRecordSet returns a RecordSet MR called name in namespace ns
 // for an A record of the same name in zone, using the ClusterProviderConfig.
@@ -103,7 +111,8 @@ func NewNamespacedBucket(ns, name string) *namespacedv1alpha1.Bucket {
 	return fixtures.NamespacedBucket(ns, name)
 }
 
-// List factories of the seven managed kinds, for List and WaitReady.
+// List factories of the seven managed kinds the tests create, for List and
+// WaitReady.
 func RecordSets() resource.ManagedList { return &clusterv1alpha1.RecordSetList{} }
 func Networks() resource.ManagedList   { return &clusterv1alpha1.NetworkList{} }
 func NamespacedRecordSets() resource.ManagedList {

@@ -39,11 +39,15 @@ var (
 	_ xpresource.LegacyManaged = (*clusterfc.Address)(nil)
 	_ xpresource.LegacyManaged = (*clusterfc.Network)(nil)
 	_ xpresource.LegacyManaged = (*clusterfc.Bucket)(nil)
+	_ xpresource.LegacyManaged = (*clusterfc.CLIRecordSet)(nil)
+	_ xpresource.LegacyManaged = (*clusterfc.CLINetwork)(nil)
 	_ xpresource.ModernManaged = (*nsfc.RecordSet)(nil)
 	_ xpresource.ModernManaged = (*nsfc.Record)(nil)
 	_ xpresource.ModernManaged = (*nsfc.Address)(nil)
 	_ xpresource.ModernManaged = (*nsfc.Network)(nil)
 	_ xpresource.ModernManaged = (*nsfc.Bucket)(nil)
+	_ xpresource.ModernManaged = (*nsfc.CLIRecordSet)(nil)
+	_ xpresource.ModernManaged = (*nsfc.CLINetwork)(nil)
 	_ xpresource.ManagedList   = (*clusterfc.RecordSetList)(nil)
 	_ xpresource.ManagedList   = (*clusterfc.RecordList)(nil)
 	_ xpresource.ManagedList   = (*clusterfc.AddressList)(nil)
@@ -54,6 +58,8 @@ var (
 	_ xpresource.ManagedList   = (*nsfc.AddressList)(nil)
 	_ xpresource.ManagedList   = (*nsfc.NetworkList)(nil)
 	_ xpresource.ManagedList   = (*nsfc.BucketList)(nil)
+	_ xpresource.ManagedList   = (*clusterfc.CLIRecordSetList)(nil)
+	_ xpresource.ManagedList   = (*nsfc.CLINetworkList)(nil)
 	_ ujresource.Terraformed   = (*clusterfc.RecordSet)(nil)
 	_ ujresource.Terraformed   = (*nsfc.Bucket)(nil)
 )
@@ -97,7 +103,7 @@ func TestCRDsServeEveryKind(t *testing.T) {
 	}{
 		"cluster RecordSet": {
 			obj: &clusterfc.RecordSet{ObjectMeta: metav1.ObjectMeta{Name: "rs"}, Spec: clusterfc.RecordSetSpec{ResourceSpec: legacy,
-				ForProvider: clusterfc.RecordSetParameters{Zone: ptr.To("example.com"), Name: ptr.To("www"), Type: ptr.To("A"), TTL: ptr.To(60.0), Rrdatas: []*string{ptr.To("192.0.2.1")}, Tags: tags}}},
+				ForProvider: clusterfc.RecordSetParameters{Zone: ptr.To("example.com"), Name: ptr.To("www"), Type: ptr.To("A"), TTL: ptr.To[int64](60), Rrdatas: []*string{ptr.To("192.0.2.1")}, Tags: tags}}},
 			fetched: &clusterfc.RecordSet{},
 			params:  func(o client.Object) any { return o.(*clusterfc.RecordSet).Spec.ForProvider },
 		},
@@ -127,7 +133,7 @@ func TestCRDsServeEveryKind(t *testing.T) {
 		},
 		"namespaced RecordSet": {
 			obj: &nsfc.RecordSet{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "rs"}, Spec: nsfc.RecordSetSpec{ManagedResourceSpec: modern,
-				ForProvider: nsfc.RecordSetParameters{Zone: ptr.To("example.com"), Name: ptr.To("www"), Type: ptr.To("A"), TTL: ptr.To(60.0), Rrdatas: []*string{ptr.To("192.0.2.1")}, Tags: tags}}},
+				ForProvider: nsfc.RecordSetParameters{Zone: ptr.To("example.com"), Name: ptr.To("www"), Type: ptr.To("A"), TTL: ptr.To[int64](60), Rrdatas: []*string{ptr.To("192.0.2.1")}, Tags: tags}}},
 			fetched: &nsfc.RecordSet{},
 			params:  func(o client.Object) any { return o.(*nsfc.RecordSet).Spec.ForProvider },
 		},
@@ -148,6 +154,18 @@ func TestCRDsServeEveryKind(t *testing.T) {
 				ForProvider: nsfc.NetworkParameters{Name: ptr.To("n"), CidrBlock: ptr.To("10.0.0.0/16"), Tags: tags}}},
 			fetched: &nsfc.Network{},
 			params:  func(o client.Object) any { return o.(*nsfc.Network).Spec.ForProvider },
+		},
+		"cluster CLIRecordSet": {
+			obj: &clusterfc.CLIRecordSet{ObjectMeta: metav1.ObjectMeta{Name: "rs"}, Spec: clusterfc.CLIRecordSetSpec{ResourceSpec: legacy,
+				ForProvider: clusterfc.CLIRecordSetParameters{Zone: ptr.To("example.com"), Name: ptr.To("www"), Type: ptr.To("A"), TTL: ptr.To(60.0), Rrdatas: []*string{ptr.To("192.0.2.1")}, Tags: tags}}},
+			fetched: &clusterfc.CLIRecordSet{},
+			params:  func(o client.Object) any { return o.(*clusterfc.CLIRecordSet).Spec.ForProvider },
+		},
+		"namespaced CLINetwork": {
+			obj: &nsfc.CLINetwork{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "n"}, Spec: nsfc.CLINetworkSpec{ManagedResourceSpec: modern,
+				ForProvider: nsfc.CLINetworkParameters{Name: ptr.To("n"), CidrBlock: ptr.To("10.0.0.0/16"), Tags: tags}}},
+			fetched: &nsfc.CLINetwork{},
+			params:  func(o client.Object) any { return o.(*nsfc.CLINetwork).Spec.ForProvider },
 		},
 		"namespaced Bucket": {
 			obj: &nsfc.Bucket{ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: "b", Annotations: map[string]string{"crossplane.io/external-name": "bucket-b"}}, Spec: nsfc.BucketSpec{ManagedResourceSpec: modern,

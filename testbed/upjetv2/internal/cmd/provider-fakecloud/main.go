@@ -1,9 +1,12 @@
 // Command provider-fakecloud is the upjet v2-based Crossplane provider for
-// the fake cloud: a controller-runtime manager running crossplane-runtime
-// v2's managed reconciler with upjet v2's no-fork async Terraform plugin SDK
-// connector for RecordSet and Network, cluster-scoped
-// (fakecloud.intentjournal.io) and namespaced (fakecloud.m.intentjournal.io).
-// See run.go for its flags.
+// the fake cloud, as a provider author builds one from upjet-provider-template:
+// a controller-runtime manager running the controllers upjet's pipeline
+// generated (testbed/upjetv2/generated) with intentjournal's controller
+// template, cluster-scoped (fakecloud.intentjournal.io) and namespaced
+// (fakecloud.m.intentjournal.io), over all three of upjet's async
+// connectors: the plugin SDK (RecordSet, Network, Record, Bucket), the
+// plugin framework (Address) and the Terraform CLI (CLIRecordSet,
+// CLINetwork). See run.go for its flags.
 package main
 
 import (

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"time"
 
@@ -33,8 +32,8 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/config"
-	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/provider/controller"
+	genconfig "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/clients"
 )
 
 // What the v2 line's provider-fakecloud adds to package providercmd: its
@@ -44,7 +43,10 @@ import (
 type lineOptions struct {
 	// deterministicExternalName sets crossplane-runtime's
 	// WithDeterministicExternalName on every managed reconciler
-	// (crossplane-runtime v1 has no such option).
+	// (crossplane-runtime v1 has no such option). upjet's template sets no
+	// such option; the wrapped controllers take it from the Adapter
+	// (upjetv2.WithReconcilerOptions), so it needs --journal or
+	// --annotation-only.
 	deterministicExternalName bool
 	// noUIDTag (--uid-tag=false) makes the provider tag with upjet's own
 	// config.TagInitializer, crossplane's tags alone, as a provider that
@@ -53,12 +55,10 @@ type lineOptions struct {
 	// Recovery then proves a tagged resource ours only by crossplane tags
 	// and a creation time, a weak proof (docs/recovery.md, Ownership).
 	noUIDTag bool
-	// generated runs the controllers upjet's pipeline generated
-	// (testbed/upjetv2/generated) instead of the hand-written ones.
-	generated bool
 	// terraformCLI and terraformMirror are the Terraform CLI (OpenTofu)
-	// the generated build's CLI kinds run, and the filesystem mirror it
-	// installs terraform-provider-fakecloud from.
+	// the Terraform CLI kinds run, and the filesystem mirror it installs
+	// terraform-provider-fakecloud from. Without them those kinds cannot
+	// create, and their recovery is report-only.
 	terraformCLI, terraformMirror string
 	// freshWorkspaces gives this boot an empty workspace root, as a new
 	// pod's: what a killed apply left in the last one is gone.
@@ -69,36 +69,44 @@ type lineOptions struct {
 
 // addFlags registers the line's flags on fs.
 func (l *lineOptions) addFlags(fs *flag.FlagSet) {
-	fs.BoolVar(&l.deterministicExternalName, "deterministic-external-name", false, "Set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
+	fs.BoolVar(&l.deterministicExternalName, "deterministic-external-name", false, "With --journal or --annotation-only: set crossplane-runtime's WithDeterministicExternalName: a create whose last attempt is incomplete goes ahead instead of stopping.")
 	fs.BoolFunc("uid-tag", "With --journal or --annotation-only, tag with intentjournal's tagger, which adds the managed resource's UID (the default); --uid-tag=false tags with upjet's own, crossplane's tags alone (recovery then proves ownership only weakly).", func(v string) error {
 		on, err := strconv.ParseBool(v)
 		l.noUIDTag = !on
 		return err
 	})
-	fs.BoolVar(&l.generated, "generated", false, "Run the controllers upjet's pipeline generated with intentjournal's controller template (testbed/upjetv2/generated: RecordSet and Network through the Terraform CLI, Record and Bucket through the plugin SDK, Address through the plugin framework) instead of the hand-written ones.")
-	fs.StringVar(&l.terraformCLI, "terraform", "", "With --generated: the Terraform CLI (OpenTofu) upjet runs as terraform.")
-	fs.StringVar(&l.terraformMirror, "terraform-plugin-mirror", "", "With --generated: the filesystem mirror terraform installs terraform-provider-fakecloud from.")
-	fs.BoolVar(&l.freshWorkspaces, "fresh-workspaces", false, "With --generated: put this boot's Terraform workspaces in a new empty directory, as a new pod's /tmp.")
-	fs.StringVar(&l.stateDir, "terraform-state-dir", "", "With --generated: where the Terraform CLI environment (the terraform link, its CLI configuration, fresh workspace roots) is written; default a new temporary directory.")
+	fs.StringVar(&l.terraformCLI, "terraform", "", "The Terraform CLI (OpenTofu) upjet runs as terraform for the Terraform CLI kinds (CLIRecordSet, CLINetwork); without it they cannot create, and their recovery is report-only.")
+	fs.StringVar(&l.terraformMirror, "terraform-plugin-mirror", "", "With --terraform: the filesystem mirror terraform installs terraform-provider-fakecloud from.")
+	fs.BoolVar(&l.freshWorkspaces, "fresh-workspaces", false, "With --terraform: put this boot's Terraform workspaces in a new empty directory, as a new pod's /tmp.")
+	fs.StringVar(&l.stateDir, "terraform-state-dir", "", "With --terraform: where the Terraform CLI environment (the terraform link, its CLI configuration, fresh workspace roots) is written; default a new temporary directory.")
 }
 
-// build returns the build l selects.
-func (l *lineOptions) build() build {
-	if l.generated {
-		return generated
+// validate refuses flags that would not do what they say.
+func (l *lineOptions) validate(o providercmd.Options) error {
+	if l.deterministicExternalName && !o.Intents() {
+		return errors.New("--deterministic-external-name needs --journal or --annotation-only: upjet's generated controllers take it through intentjournal's wrapper (upjetv2.WithReconcilerOptions)")
 	}
-	return handWritten
+	if (l.terraformCLI == "") != (l.terraformMirror == "") {
+		return errors.New("--terraform and --terraform-plugin-mirror go together")
+	}
+	if l.terraformCLI == "" && (l.freshWorkspaces || l.stateDir != "") {
+		return errors.New("--fresh-workspaces and --terraform-state-dir need --terraform")
+	}
+	return nil
 }
 
-// run builds the controller manager with the controllers of both scopes
-// (RecordSet, Network, the namespaced Address, Record and Bucket, and the
-// provider config kinds of each) and runs it
-// until ctx is done. A cancelled ctx is a clean shutdown, not an error.
+// run builds the controller manager with the generated controllers of both
+// scopes (RecordSet, Network, Address, Record, Bucket, CLIRecordSet and
+// CLINetwork, and the provider config kinds of each) and runs it until ctx
+// is done. A cancelled ctx is a clean shutdown, not an error.
 //
 // Unlike upjet v2's generated main.go it does not gate the controllers on
 // their CRDs (SafeStart): the test bed installs every CRD before the
 // provider starts.
 func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptions) error {
+	if err := l.validate(o); err != nil {
+		return err
+	}
 	lr := zapr.NewLogger(zl)
 	ctrl.SetLogger(lr)
 	log := logging.NewLogrLogger(lr)
@@ -112,9 +120,10 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		cfg.WrapTransport = providercmd.LogWrites(zl.Named("api-writes"))
 	}
 
-	b := l.build()
-	findersOptions := b.findersOptions
-	if b.workspaces {
+	var findersOptions []upjetv2.FindersOption
+	if l.terraformCLI == "" {
+		zl.Info("No --terraform: the Terraform CLI kinds cannot create, and their recovery is report-only")
+	} else {
 		dir := l.stateDir
 		if dir == "" {
 			if dir, err = os.MkdirTemp("", "provider-fakecloud-"); err != nil {
@@ -132,9 +141,9 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		if err != nil {
 			return fmt.Errorf("cannot create the finders' Terraform workspaces: %w", err)
 		}
-		findersOptions = append(slices.Clone(findersOptions), upjetv2.WithTerraformCLI(l.terraformCLI, finders))
+		findersOptions = append(findersOptions, upjetv2.WithTerraformCLI(l.terraformCLI, finders))
 	}
-	so, err := providercmd.NewScaleOut(cfg, o, zl, b.managedObjects())
+	so, err := providercmd.NewScaleOut(cfg, o, zl, managedObjects())
 	if err != nil {
 		return err
 	}
@@ -144,7 +153,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add Kubernetes APIs to scheme: %w", err)
 	}
-	if err := b.addToScheme(scheme); err != nil {
+	if err := addToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
@@ -194,10 +203,8 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			},
 			Provider:              provider,
 			OperationTrackerStore: tjcontroller.NewOperationStore(log),
-			SetupFn:               b.setupFn,
-		}
-		if b.workspaces {
-			opts.WorkspaceStore = workspaceStore(log)
+			SetupFn:               setupFn,
+			WorkspaceStore:        workspaceStore(log),
 		}
 		if o.EnableManagementPolicies {
 			opts.Features.Enable(feature.EnableBetaManagementPolicies)
@@ -210,7 +217,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if o.Intents() && !l.noUIDTag {
 		tagger = upjetv2.TagInitializer
 	}
-	clusterProvider, namespacedProvider, err := b.providers(tagger)
+	clusterProvider, namespacedProvider, err := providers(tagger)
 	if err != nil {
 		return err
 	}
@@ -222,14 +229,14 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	// by its external name, needs neither: it is observed by name.
 	var ij *upjetv2.Adapter
 	if o.Intents() {
-		templates, err := strategy.NewTemplates(map[string]string{config.RecordResource: b.recordIDTemplate})
+		templates, err := strategy.NewTemplates(map[string]string{genconfig.RecordResource: genconfig.RecordIDTemplate})
 		if err != nil {
 			return fmt.Errorf("cannot parse the ID templates: %w", err)
 		}
-		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, b.setupFn,
+		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, setupFn,
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
 			append([]upjetv2.FindersOption{
-				upjetv2.WithTemplates(templates), upjetv2.WithInventory(controller.RecoveryInventory(mgr.GetClient(), b.types)),
+				upjetv2.WithTemplates(templates), upjetv2.WithInventory(clients.RecoveryInventory(mgr.GetClient())),
 				// The Record has no tags: what its create's key probe saw
 				// free proves it ours after a crash, unless another managed
 				// resource in any shard claims the same key.
@@ -238,6 +245,10 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			}, findersOptions...)...)
 		if err != nil {
 			return err
+		}
+		var setupOptions []upjetv2.SetupOption
+		if l.deterministicExternalName {
+			setupOptions = append(setupOptions, upjetv2.WithReconcilerOptions(managed.WithDeterministicExternalName(true)))
 		}
 		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
 			JournalPath:           o.Journal,
@@ -257,12 +268,12 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 			Kinds:                 finders.Kinds,
 			Finders:               finders.Finders,
 			KeyProbes:             finders.Probes,
-			Deleters:              controller.RecoveryDeleters(mgr.GetClient(), b.types),
+			Deleters:              clients.RecoveryDeleters(mgr.GetClient()),
 			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
 			ReportPath:            o.RecoveryReport,
 			Logger:                lr,
 			BeginHook:             providercmd.BeginFailpoint(),
-		})
+		}, setupOptions...)
 		if err != nil {
 			return err
 		}
@@ -281,7 +292,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if o.HoldControllers { // a nil ij (no journal) holds nothing
 		cmgr = ij.HoldUntilRecovered(mgr)
 	}
-	if err := b.setup(cmgr, scopeOptions(clusterProvider), scopeOptions(namespacedProvider), ij, l); err != nil {
+	if err := setup(cmgr, scopeOptions(clusterProvider), scopeOptions(namespacedProvider)); err != nil {
 		return err
 	}
 
@@ -293,7 +304,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		zap.String("journal", o.Journal),
 		zap.Bool("annotation-only", o.AnnotationOnly),
 		zap.Bool("deterministic-external-name", l.deterministicExternalName),
-		zap.Bool("generated", l.generated),
+		zap.String("terraform", l.terraformCLI),
 		zap.Stringer("owner", so.Owner),
 		zap.String("shard-name", o.Scale.ShardName),
 		zap.Int("buckets", o.Scale.Buckets),

@@ -11,6 +11,8 @@ import (
 
 	address "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/address"
 	bucket "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/bucket"
+	clinetwork "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/clinetwork"
+	clirecordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/clirecordset"
 	network "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/network"
 	record "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/record"
 	recordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/recordset"
@@ -23,6 +25,8 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 	for _, setup := range []func(ctrl.Manager, controller.Options) error{
 		address.Setup,
 		bucket.Setup,
+		clinetwork.Setup,
+		clirecordset.Setup,
 		network.Setup,
 		record.Setup,
 		recordset.Setup,
@@ -41,6 +45,8 @@ func SetupGated(mgr ctrl.Manager, o controller.Options) error {
 	for _, setup := range []func(ctrl.Manager, controller.Options) error{
 		address.SetupGated,
 		bucket.SetupGated,
+		clinetwork.SetupGated,
+		clirecordset.SetupGated,
 		network.SetupGated,
 		record.SetupGated,
 		recordset.SetupGated,
@@ -58,6 +64,8 @@ func SetupWebhookWithManager(mgr ctrl.Manager) error {
 	for _, setup := range []func(ctrl.Manager) error{
 		address.SetupWebhookWithManager,
 		bucket.SetupWebhookWithManager,
+		clinetwork.SetupWebhookWithManager,
+		clirecordset.SetupWebhookWithManager,
 		network.SetupWebhookWithManager,
 		record.SetupWebhookWithManager,
 		recordset.SetupWebhookWithManager,

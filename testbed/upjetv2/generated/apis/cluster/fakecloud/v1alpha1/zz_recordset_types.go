@@ -22,7 +22,7 @@ type RecordSetInitParameters struct {
 	Rrdatas []*string `json:"rrdatas,omitempty" tf:"rrdatas,omitempty"`
 
 	// Time to live in seconds.
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +mapType=granular
@@ -45,7 +45,7 @@ type RecordSetObservation struct {
 	Rrdatas []*string `json:"rrdatas,omitempty" tf:"rrdatas,omitempty"`
 
 	// Time to live in seconds.
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +mapType=granular
@@ -70,7 +70,7 @@ type RecordSetParameters struct {
 
 	// Time to live in seconds.
 	// +kubebuilder:validation:Optional
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +kubebuilder:validation:Optional

@@ -13,6 +13,12 @@ func (tr *Address) Hub() {}
 func (tr *Bucket) Hub() {}
 
 // Hub marks this type as a conversion hub.
+func (tr *CLINetwork) Hub() {}
+
+// Hub marks this type as a conversion hub.
+func (tr *CLIRecordSet) Hub() {}
+
+// Hub marks this type as a conversion hub.
 func (tr *Network) Hub() {}
 
 // Hub marks this type as a conversion hub.

@@ -23,7 +23,7 @@ type RecordSetInitParameters struct {
 	Rrdatas []*string `json:"rrdatas,omitempty" tf:"rrdatas,omitempty"`
 
 	// Time to live in seconds.
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +mapType=granular
@@ -46,7 +46,7 @@ type RecordSetObservation struct {
 	Rrdatas []*string `json:"rrdatas,omitempty" tf:"rrdatas,omitempty"`
 
 	// Time to live in seconds.
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +mapType=granular
@@ -71,7 +71,7 @@ type RecordSetParameters struct {
 
 	// Time to live in seconds.
 	// +kubebuilder:validation:Optional
-	TTL *float64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
+	TTL *int64 `json:"ttl,omitempty" tf:"ttl,omitempty"`
 
 	// Tags; usable to find the record set again.
 	// +kubebuilder:validation:Optional
