@@ -1,13 +1,16 @@
 package testbed
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // createLatency is how long the fake cloud takes over every create in the
@@ -38,6 +41,41 @@ func newStrategyBed(t *testing.T) strategyBed {
 		Namespaces: namespaces,
 	})
 	return b
+}
+
+// restart removes the killed boot's recovery report and restarts the
+// provider: readReport then waits for the restarted boot's own, which its
+// recovery pass writes only after it has patched every MR it decided for
+// (a report read as soon as the MRs are Ready may still be the first
+// boot's).
+func (b strategyBed) restart(t *testing.T) {
+	t.Helper()
+	if err := os.Remove(b.Report); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
+	}
+	b.Provider.Restart()
+}
+
+// readReport waits for the recovery report of the boot restart started,
+// and reads it.
+func (b strategyBed) readReport(t *testing.T) *recovery.Report {
+	t.Helper()
+	return waitReport(t, b.Report)
+}
+
+// waitReport waits for the recovery report at path to exist, and reads it.
+func waitReport(t *testing.T, path string) *recovery.Report {
+	t.Helper()
+	var rep *recovery.Report
+	Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
+		var err error
+		rep, err = recovery.ReadReportFile(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	return rep
 }
 
 // killWhenDispatched waits until every managed resource of kinds has had

@@ -37,7 +37,7 @@ const perNamespaceRecord = 10
 // most one bound and every other one paused and reported.
 func TestWrappedProviderCrashTemplate(t *testing.T) {
 	b := newStrategyBed(t)
-	cl, fc, prov := b.Cluster, b.FakeCloud, b.Provider
+	cl, fc := b.Cluster, b.FakeCloud
 	const (
 		unique   = perNamespaceRecord * 2 // one key each
 		twinZone = "shared-zone"
@@ -66,7 +66,7 @@ func TestWrappedProviderCrashTemplate(t *testing.T) {
 	}
 	conflictsAtRestart := b.waitCommitted(t, "recordsets", records)
 
-	prov.Restart()
+	b.restart(t)
 	// Every MR becomes Ready but the twins, which may be paused.
 	Eventually(t, 3*time.Minute, 200*time.Millisecond, "every Record to be Ready, and the twins Ready or paused", func() (bool, error) {
 		for _, mg := range listAll(t, cl, kinds) {
@@ -77,10 +77,7 @@ func TestWrappedProviderCrashTemplate(t *testing.T) {
 		return true, nil
 	})
 	converged := time.Since(killedAt).Round(time.Second)
-	rep, err := recovery.ReadReportFile(b.Report)
-	if err != nil {
-		t.Fatalf("the recovery report: %v", err)
-	}
+	rep := b.readReport(t)
 	entries := map[string]*recovery.Entry{} // by UID
 	for _, e := range rep.Entries {
 		if e.Resource.Kind == "Record" {
