@@ -43,9 +43,8 @@ type options struct {
 	converge     time.Duration
 }
 
-// WithProviderArgs adds args to every trial's provider flags: the
-// generated build of provider-fakecloud (--generated and its Terraform
-// CLI's).
+// WithProviderArgs adds args to every trial's provider flags, e.g. the
+// v2 provider's Terraform CLI flags for its CLI kinds.
 func WithProviderArgs(args ...string) Option {
 	return func(o *options) { o.providerArgs = append(o.providerArgs, args...) }
 }

@@ -1,7 +1,7 @@
 // Package setup sets up the generated provider's controllers: what
 // upjet-provider-template's cmd/provider/main.go calls in
 // internal/controller, for a main package outside this tree (the test
-// bed's provider-fakecloud, with --generated). Written by hand; make
+// bed's provider-fakecloud). Written by hand; make
 // generate-provider leaves it alone.
 package setup
 
