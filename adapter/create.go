@@ -6,7 +6,10 @@ import (
 	"fmt"
 
 	"go.uber.org/zap"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
@@ -38,13 +41,26 @@ func wrap(err error, msg string) error { return fmt.Errorf("%s: %w", msg, err) }
 // Observe that reports the resource exists. It changes nothing when mg
 // carries no intent annotation, the common case, and never fails the
 // Observe: what it cannot do now the next Observe or recovery does.
+//
+// The patch is conditional on mg's resourceVersion. mg is the copy the
+// reconcile read at its start, from the manager's cache; when the create's
+// callback bound the name after that read (the callback ends while the
+// reconcile waits on a slow Observe, a Terraform refresh), the copy still
+// shows the annotation the callback dropped. Then the conditional patch
+// fails, one read of the object tells whether a bind has landed, and
+// Observed patches only if none has, with no write added to the create.
+// Either way mg keeps its resourceVersion: the reconciler's own update of
+// the stale copy conflicts, as it would unwrapped, and the next reconcile
+// reads afresh, rather than write the stale copy over what changed since.
 func (k *Kind) Observed(ctx context.Context, mg client.Object) {
 	name := ExternalName(mg)
 	in, has, aerr := journal.AnnotationIntent(mg.GetAnnotations())
-	if name == "" || !has || aerr != nil || k.inFlight(client.ObjectKeyFromObject(mg), mg.GetUID()) {
+	key, uid := client.ObjectKeyFromObject(mg), mg.GetUID()
+	if name == "" || !has || aerr != nil || k.inFlight(key, uid) {
 		return
 	}
-	if cur, gerr := k.a.get(ctx, string(mg.GetUID())); gerr == nil && cur.Unsettled() {
+	annID := in.ID
+	if cur, gerr := k.a.get(ctx, string(uid)); gerr == nil && cur.Unsettled() {
 		in = cur
 		if in.State != journal.StateSucceeded {
 			if _, serr := k.settle(ctx, in, journal.Settlement{State: journal.StateSucceeded, ExternalName: name}); serr != nil {
@@ -57,21 +73,65 @@ func (k *Kind) Observed(ctx context.Context, mg client.Object) {
 		// annotation-only intent): only the annotation is left to drop.
 		in.State = journal.StateSettled
 	}
-	rv, berr := k.bind(ctx, client.ObjectKeyFromObject(mg), mg.GetUID(), name, false, nil)
-	if berr != nil {
+	rv, berr := k.bind(ctx, key, uid, binding{name: name, ifVersion: mg.GetResourceVersion()})
+	switch {
+	case berr == nil:
+		// mg was current: keep it in step, so the reconciler's own later
+		// writes do not conflict.
+		mg.SetResourceVersion(rv)
+		mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
+		k.a.log.Info("observed create bound", zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()), zap.String("external-name", name))
+	case apierrors.IsConflict(berr):
+		patched, ours, err := k.rebind(ctx, key, uid, annID, name)
+		if err != nil {
+			k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(err))...)
+			return
+		}
+		if !ours {
+			k.a.log.Debug("observed create's annotation is stale: a later create's intent is on the object", k.fields(in)...)
+			return
+		}
+		if patched {
+			k.a.log.Info("observed create bound", zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()), zap.String("external-name", name))
+		}
+	default:
 		k.a.log.Warn("cannot persist the external name of an observed create", append(k.fields(in), zap.Error(berr))...)
 		return
 	}
-	// The patch moved the resourceVersion on; keep the in-memory object in
-	// step so the reconciler's own later writes do not conflict.
-	mg.SetResourceVersion(rv)
-	mg.SetAnnotations(journal.RemoveAnnotation(mg.GetAnnotations()))
 	if in.Unsettled() {
 		if _, serr := k.settle(ctx, in, journal.Settlement{State: journal.StateSettled, ExternalName: name}); serr != nil {
 			k.a.log.Warn("cannot settle an observed create", append(k.fields(in), zap.Error(serr))...)
 		}
 	}
-	k.a.log.Info("observed create bound", zap.String("kind", k.gvk.Kind), zap.String("resource", mg.GetName()), zap.String("external-name", name))
+}
+
+// rebind binds name to the managed resource at key, whose copy carrying
+// intent annID's annotation turned out older than the object, unless the
+// object no longer carries that annotation. patched says rebind patched;
+// ours is false when the object carries another intent's annotation, a
+// later create's, which rebind leaves alone.
+func (k *Kind) rebind(ctx context.Context, key types.NamespacedName, uid types.UID, annID journal.ID, name string) (patched, ours bool, err error) {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(k.gvk)
+	if err := k.a.kube.Get(ctx, key, u); err != nil {
+		return false, false, fmt.Errorf("cannot get %s to bind its external name: %w", key, err)
+	}
+	if u.GetUID() != uid {
+		return false, false, fmt.Errorf("cannot bind the external name of %s: it was recreated (uid %s, want %s)", key, u.GetUID(), uid)
+	}
+	cur, has, aerr := journal.AnnotationIntent(u.GetAnnotations())
+	switch {
+	case !has:
+		// Bound since the copy was read: by the create's callback, most
+		// often.
+		return false, true, nil
+	case aerr == nil && cur.ID != annID:
+		return false, false, nil
+	}
+	if _, err := k.bind(ctx, key, uid, binding{name: name, ifVersion: u.GetResourceVersion()}); err != nil {
+		return false, true, err
+	}
+	return true, true, nil
 }
 
 // Create begins a durable intent for the create of mg, then calls

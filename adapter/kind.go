@@ -218,26 +218,40 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Settleme
 	return out, nil
 }
 
+// binding is what bind writes onto a managed resource.
+type binding struct {
+	// name is the external name to persist.
+	name string
+	// dropPending drops crossplane-runtime's external-create-pending mark
+	// too, as the recovery pass does when it adopts (see markLost).
+	dropPending bool
+	// also are annotations to set with it (CreatedState.Annotations).
+	also map[string]string
+	// ifVersion, when set, makes the patch a conditional one: the API
+	// server applies it only while the object is at that resourceVersion,
+	// and answers 409 otherwise.
+	ifVersion string
+}
+
 // bind persists the external name and drops the intent annotation in one
-// merge patch, with the annotations also (CreatedState.Annotations). The patch names the UID, so it fails rather than touch a
-// managed resource recreated under the same name.
-//
-// With dropPending it drops crossplane-runtime's external-create-pending
-// mark too, as the recovery pass does when it adopts (see markLost).
-func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, externalName string, dropPending bool, also map[string]string) (string, error) {
+// merge patch, and returns the resourceVersion it left. The patch names
+// the UID, so it fails rather than touch a managed resource recreated
+// under the same name.
+func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID, b binding) (string, error) {
 	ann := map[string]any{}
-	for a, v := range also {
+	for a, v := range b.also {
 		ann[a] = v
 	}
-	ann[recovery.AnnotationExternalName] = externalName
+	ann[recovery.AnnotationExternalName] = b.name
 	ann[journal.AnnotationKey] = nil
-	if dropPending {
+	if b.dropPending {
 		ann[recovery.AnnotationExternalCreatePending] = nil
 	}
-	body, err := json.Marshal(map[string]any{"metadata": map[string]any{
-		"uid":         uid,
-		"annotations": ann,
-	}})
+	md := map[string]any{"uid": uid, "annotations": ann}
+	if b.ifVersion != "" {
+		md["resourceVersion"] = b.ifVersion
+	}
+	body, err := json.Marshal(map[string]any{"metadata": md})
 	if err != nil {
 		return "", fmt.Errorf("cannot encode the external-name patch: %w", err)
 	}
@@ -313,7 +327,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.Namespac
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
-	rv, err := k.bind(ctx, key, uid, externalName, k.markLost(ctx, key, uid), also)
+	rv, err := k.bind(ctx, key, uid, binding{name: externalName, dropPending: k.markLost(ctx, key, uid), also: also})
 	if err != nil {
 		return "", err
 	}
