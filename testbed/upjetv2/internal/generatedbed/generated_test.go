@@ -103,25 +103,37 @@ func (b *bed) createEveryKind(t *testing.T, prefix string, perKind int) (names [
 // are Ready, and fails naming those that are not.
 func (b *bed) waitReady(t *testing.T, timeout time.Duration, want int) {
 	t.Helper()
-	var notReady []string
+	b.waitReadyOrStuck(t, timeout, want, nil)
+}
+
+// waitReadyOrStuck waits until each of want MRs of the generated kinds,
+// both scopes, is Ready or stuck (stuck, when set, says so of one that is
+// not Ready), and returns the names of the stuck ones. It fails naming
+// the MRs neither Ready nor stuck after timeout.
+func (b *bed) waitReadyOrStuck(t *testing.T, timeout time.Duration, want int, stuck func(unstructured.Unstructured) bool) []string {
+	t.Helper()
+	var notReady, stuckNames []string
 	deadline := time.Now().Add(timeout)
 	for {
 		n := 0
-		notReady = notReady[:0]
+		notReady, stuckNames = notReady[:0], stuckNames[:0]
 		for _, line := range []testbed.Line{cluster, namespaced} {
 			for _, k := range kindsOf {
 				for _, mr := range b.list(t, line, k.kind) {
-					if ready(mr) {
+					switch {
+					case ready(mr):
 						n++
 						continue
+					case stuck != nil && stuck(mr):
+						stuckNames = append(stuckNames, mr.GetName())
 					}
 					notReady = append(notReady, fmt.Sprintf("%s %s/%s: Synced=%s %s", mr.GetKind(), mr.GetNamespace(), mr.GetName(),
 						condition(mr, "Synced"), conditionMessage(mr, "Synced")))
 				}
 			}
 		}
-		if n == want {
-			return
+		if n+len(stuckNames) == want {
+			return stuckNames
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d of %d MRs Ready after %s; not Ready:\n%s", n, want, timeout, summary(notReady))

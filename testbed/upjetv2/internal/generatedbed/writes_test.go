@@ -1,9 +1,12 @@
 package generatedbed
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
@@ -57,7 +60,9 @@ var addedByDesign = map[string]int{kindRecord: 1, kindBucket: 1}
 // callback's status update, which an unwrapped create often loses to a
 // stale cache (a 409 upjet does not retry) and a wrapped one makes (the
 // callback waits for the cache to show the external name first); six
-// creates a kind are too few for the least count to say more.
+// creates a kind are too few for the least count to say more. An
+// unwrapped create that upjet repeated itself (upjetRepeatedCreate) is
+// left out of the baseline, one per kind at most.
 func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
 	const perKind = 3
@@ -66,7 +71,12 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	for i, wrapped := range []bool{false, true} {
 		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes"}})
 		names, kindOf := b.createEveryKind(t, "aw-", perKind)
-		b.waitReady(t, 5*time.Minute, len(names))
+		var stuck []string
+		if wrapped {
+			b.waitReady(t, 5*time.Minute, len(names))
+		} else {
+			stuck = b.waitReadyOrStuck(t, 5*time.Minute, len(names), upjetRepeatedCreate)
+		}
 		time.Sleep(5 * time.Second) // writes still under way after Ready
 		n, per := testbed.CountWrites(t, b.provider.LogPath(), names)
 		b.provider.Kill()
@@ -75,6 +85,11 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 		var all testbed.WritesPerCreate
 		for _, name := range names {
 			k, w := kindOf[name], per[name]
+			if slices.Contains(stuck, name) {
+				t.Logf("  %s (%s): not counted: unwrapped upjet created it again itself and met 409, with no crash; writes %s",
+					name, connectorOf[k], strings.Join(w.Seq, " "))
+				continue
+			}
 			if w.OK == 0 {
 				t.Errorf("wrapped=%t: %s has no counted write: its kind's resource is missing from CountWrites", wrapped, name)
 			}
@@ -98,8 +113,9 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	}
 	for _, k := range kindsOf {
 		u, w := byKind[0][k.kind], byKind[1][k.kind]
-		if u == nil || w == nil || len(u.All) != 2*perKind || len(w.All) != 2*perKind {
-			t.Errorf("%s: counted the writes of %d creates unwrapped and %d wrapped, want %d each", k.kind, count(u), count(w), 2*perKind)
+		if u == nil || w == nil || len(u.All) < 2*perKind-1 || len(w.All) != 2*perKind {
+			t.Errorf("%s: counted the writes of %d creates unwrapped and %d wrapped, want %d wrapped and at least %d unwrapped",
+				k.kind, count(u), count(w), 2*perKind, 2*perKind-1)
 			continue
 		}
 		mu, mw, added := testbed.Median(u.All), testbed.Median(w.All), addedByDesign[k.kind]
@@ -114,6 +130,24 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	if err := testbed.CheckNoAddedWrites(cli[0], cli[1], 0); err != nil {
 		t.Errorf("Terraform CLI kinds: %v", err)
 	}
+}
+
+// upjetRepeatedCreate says whether u, a managed resource of the unwrapped
+// provider that is not Ready, is stuck on a create upjet repeated itself,
+// with no crash: its last create met the fake cloud's "already exists".
+// Unwrapped upjet v2.3.0 did this once in this test's runs so far, to 1
+// of 42 creates (a plugin SDK Record: after its async create ended, the
+// next Observe found no resource, and the create dispatched again met 409
+// for ever). The likely cause, read
+// in upjet's source and not proven here: TerraformPluginSDKConnector's
+// Connect checks that the operation tracker holds no state, then sets a
+// state reconstructed from the managed resource, which has no external
+// name yet; a Connect whose check came before the async create stored its
+// state overwrites that state, and with it the only copy of the ID. Such
+// a create is the unwrapped baseline's failure, not a count: the test
+// leaves it out, and wants every wrapped create Ready.
+func upjetRepeatedCreate(u unstructured.Unstructured) bool {
+	return condition(u, "Synced") == "False" && strings.Contains(conditionMessage(u, "Synced"), "already exists")
 }
 
 // count returns how many creates w counted; 0 for nil.
