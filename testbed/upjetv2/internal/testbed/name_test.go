@@ -74,15 +74,7 @@ func TestWrappedProviderCrashName(t *testing.T) {
 	WaitReady(t, cl, 3*time.Minute, total, buckets...)
 	converged := time.Since(killedAt).Round(100 * time.Millisecond)
 
-	var rep *recovery.Report
-	Eventually(t, time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
-		var err error
-		rep, err = recovery.ReadReportFile(report)
-		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
-		}
-		return err == nil, err
-	})
+	rep := waitReport(t, report)
 	if rep.Summary.Unresolved != 0 || rep.Summary.Conflict != 0 || rep.Summary.Orphan != 0 {
 		t.Errorf("recovery report summary %+v: want no unresolved, conflict or orphan", rep.Summary)
 	}

@@ -67,7 +67,7 @@ func (b strategyBed) readReport(t *testing.T) *recovery.Report {
 func waitReport(t *testing.T, path string) *recovery.Report {
 	t.Helper()
 	var rep *recovery.Report
-	Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
+	Eventually(t, 2*time.Minute, 100*time.Millisecond, "the provider's recovery report at "+path, func() (bool, error) {
 		var err error
 		rep, err = recovery.ReadReportFile(path)
 		if errors.Is(err, os.ErrNotExist) {

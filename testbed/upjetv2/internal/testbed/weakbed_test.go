@@ -2,7 +2,6 @@ package testbed
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -72,16 +71,7 @@ func newWeakBed(t *testing.T, ns []string, args ...string) weakBed {
 // readReport waits for the provider's recovery report and reads it.
 func (b weakBed) readReport(t *testing.T) *recovery.Report {
 	t.Helper()
-	var rep *recovery.Report
-	Eventually(t, 2*time.Minute, 100*time.Millisecond, "the provider's recovery report", func() (bool, error) {
-		var err error
-		rep, err = recovery.ReadReportFile(b.Report)
-		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
-		}
-		return err == nil, err
-	})
-	return rep
+	return waitReport(t, b.Report)
 }
 
 // killed checks what the kill must have left for the test to show
