@@ -101,6 +101,7 @@ type findersOptions struct {
 	log        *zap.Logger
 	registerer prometheus.Registerer
 	nameKeyed  map[schema.GroupKind]bool
+	tagsAfter  map[schema.GroupKind]bool
 	apiReader  client.Reader
 	line       []any
 }
@@ -133,6 +134,22 @@ func WithNameKeyed(kinds ...schema.GroupKind) FindersOption {
 		}
 		for _, gk := range kinds {
 			o.nameKeyed[gk] = true
+		}
+	}
+}
+
+// WithTagsAfterCreate declares kinds whose cloud resource is tagged only
+// after the create call (recovery.TagsAfterCreate): what upjet's
+// configuration does not say. For such a list-by-tags kind, a listing
+// that finds nothing is reported for an operator, never cleared: the
+// create may have made an untagged resource before it was interrupted.
+func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
+	return func(o *findersOptions) {
+		if o.tagsAfter == nil {
+			o.tagsAfter = map[schema.GroupKind]bool{}
+		}
+		for _, gk := range kinds {
+			o.tagsAfter[gk] = true
 		}
 	}
 }
@@ -305,7 +322,7 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 				claimants[tf] = append(claimants[tf], k.GVK)
 			}
 		case strategy.ListByTags:
-			f := newListFinder(gk, tf, o.inventory, o.nameKeyed[gk])
+			f := newListFinder(gk, tf, o.inventory, o.nameKeyed[gk], o.tagsAfter[gk])
 			switch {
 			case inProcess:
 				// An inventory returns IDs and tags: what only a weak
@@ -387,12 +404,10 @@ func KeyLabelValue(tfResource, key string) string {
 
 // newListFinder returns the list-by-tags Finder of gk over inv; a
 // name-keyed kind (WithNameKeyed) is recovery.NameKeyed.
-func newListFinder(gk schema.GroupKind, tfResource string, inv Inventory, nameKeyed bool) recovery.Finder {
-	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-		return recovery.NewTagFinder(func(ctx context.Context, tags map[string]string) ([]recovery.ExternalResource, error) {
-			return inv.ListByTags(ctx, TagQuery{Kind: gk, TerraformResource: tfResource, Candidate: c, Tags: tags})
-		}, recovery.NameKeyed(nameKeyed)).Find(ctx, c)
-	})
+func newListFinder(gk schema.GroupKind, tfResource string, inv Inventory, nameKeyed, tagsAfter bool) recovery.Finder {
+	return recovery.NewCandidateTagFinder(func(ctx context.Context, c *recovery.Candidate, tags map[string]string) ([]recovery.ExternalResource, error) {
+		return inv.ListByTags(ctx, TagQuery{Kind: gk, TerraformResource: tfResource, Candidate: c, Tags: tags})
+	}, recovery.NameKeyed(nameKeyed), recovery.TagsAfterCreate(tagsAfter))
 }
 
 // newFinderKinds returns the gauge intentjournal_finder_kinds.

@@ -222,7 +222,7 @@ func TestListFinder(t *testing.T) {
 		got = q
 		return []recovery.ExternalResource{{ID: "vpc-1"}}, nil
 	})
-	f := newListFinder(gk, "aws_vpc", inv, false)
+	f := newListFinder(gk, "aws_vpc", inv, false, false)
 	obj := &unstructured.Unstructured{}
 	obj.SetName("net")
 	c := &recovery.Candidate{GVK: gk.WithVersion("v1beta1"), Object: obj,
@@ -234,9 +234,29 @@ func TestListFinder(t *testing.T) {
 	if len(found) != 1 || !found[0].MatchedByTags {
 		t.Errorf("Find = %+v, want vpc-1 marked MatchedByTags", found)
 	}
-	named, err := newListFinder(gk, "aws_vpc", inv, true).Find(context.Background(), c)
+	named, err := newListFinder(gk, "aws_vpc", inv, true, false).Find(context.Background(), c)
 	if err != nil || len(named) != 1 || named[0].MatchedByTags {
 		t.Errorf("a name-keyed kind's Find = %+v, %v; want vpc-1 not MatchedByTags: it holds the key", named, err)
+	}
+	// What an empty listing proves (recovery.AbsenceProver): nothing for
+	// a create that did not send the tags, or on a kind tagged after its
+	// create; that nothing was made otherwise.
+	tagged := *c
+	tagged.Intent.ID, tagged.Intent.TaggedSpec = journal.ID{1}, true
+	for _, tc := range []struct {
+		name      string
+		tagsAfter bool
+		c         *recovery.Candidate
+		proven    bool
+	}{
+		{name: "tags not on the spec at Begin", c: &recovery.Candidate{GVK: c.GVK, Object: obj, Intent: journal.Intent{ID: journal.ID{1}, Resource: c.Intent.Resource}}},
+		{name: "tags on the spec at Begin", c: &tagged, proven: true},
+		{name: "tags on the spec, but set after the create", tagsAfter: true, c: &tagged},
+	} {
+		why := recovery.AbsenceUnproven(newListFinder(gk, "aws_vpc", inv, false, tc.tagsAfter), tc.c)
+		if (why == "") != tc.proven {
+			t.Errorf("%s: absence proven = %t (%q), want %t", tc.name, why == "", why, tc.proven)
+		}
 	}
 	want := TagQuery{Kind: gk, TerraformResource: "aws_vpc", Candidate: c,
 		Tags: map[string]string{recovery.TagCrossplaneKind: "vpc.ec2.aws.upbound.io", recovery.TagCrossplaneName: "net"}}

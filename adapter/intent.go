@@ -62,15 +62,18 @@ type IntentInput struct {
 // and lookup keys: the tags upjet sends with the create (l.ExternalTags:
 // crossplane-kind, crossplane-name, crossplane-providerconfig, and on the
 // v2 line the namespace and the provider config's kind) plus the
-// natural-key fields; and whether the create sends mg's UID as a tag (the
+// natural-key fields; whether the create sends mg's UID as a tag (the
 // Tagger wrote it to spec.forProvider), after which recovery accepts only
-// resources carrying it. Journal.Begin fills in the ID, state and
-// timestamps.
+// resources carrying it; and whether mg's spec carries every crossplane
+// tag of the lookup keys (Intent.TaggedSpec), without which a tag
+// listing's finding nothing proves nothing. Journal.Begin fills in the
+// ID, state and timestamps.
 func BuildIntent(mg client.Object, in IntentInput, l Line) (journal.Intent, error) {
 	keys, pc, err := l.ExternalTags(mg, in.GVK)
 	if err != nil {
 		return journal.Intent{}, err
 	}
+	tagged := carriesTags(mg, recovery.CrossplaneTags(keys))
 	if in.Keys != nil {
 		nk, err := in.Keys(mg)
 		if err != nil {
@@ -96,7 +99,18 @@ func BuildIntent(mg client.Object, in IntentInput, l Line) (journal.Intent, erro
 		LookupKeys:     keys,
 		Owner:          in.Owner,
 		UIDTag:         carriesUIDTag(mg),
+		TaggedSpec:     tagged,
 	}, nil
+}
+
+// carriesTags reports whether mg's spec carries tags (see
+// recovery.CarriesTags).
+func carriesTags(mg client.Object, tags map[string]string) bool {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
+	if err != nil {
+		return false
+	}
+	return recovery.CarriesTags(u, tags)
 }
 
 // carriesUIDTag reports whether mg's create sends its UID as a tag (see

@@ -26,6 +26,7 @@ type annotation struct {
 	Outcome      *annotationResult `json:"outcome,omitempty"`
 	Owner        Owner             `json:"owner"`
 	UIDTag       bool              `json:"uidTag,omitempty"`
+	TaggedSpec   bool              `json:"taggedSpec,omitempty"`
 	VacantKey    string            `json:"vacantKey,omitempty"`
 	Args         *annotationArgs   `json:"args,omitempty"`
 	Attempt      int               `json:"attempt,omitempty"`
@@ -65,7 +66,7 @@ func EncodeAnnotation(in Intent) (string, error) {
 	}
 	v := SchemaVersion
 	a := annotation{
-		V: &v, ID: in.ID, State: in.State, ExternalName: in.ExternalName, Owner: in.Owner, UIDTag: in.UIDTag,
+		V: &v, ID: in.ID, State: in.State, ExternalName: in.ExternalName, Owner: in.Owner, UIDTag: in.UIDTag, TaggedSpec: in.TaggedSpec,
 		VacantKey: in.VacantKey, Attempt: in.Attempt, CreatedAt: in.CreatedAt, UpdatedAt: in.UpdatedAt, LookupKeys: in.LookupKeys,
 	}
 	if in.Args.Digest != "" || in.Args.Generation != 0 {
@@ -137,7 +138,7 @@ func DecodeAnnotation(s string) (Intent, error) {
 	}
 	in := Intent{
 		SchemaVersion: SchemaVersion, ID: a.ID, State: a.State, ExternalName: a.ExternalName,
-		Owner: a.Owner, UIDTag: a.UIDTag, VacantKey: a.VacantKey, Attempt: a.Attempt, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
+		Owner: a.Owner, UIDTag: a.UIDTag, TaggedSpec: a.TaggedSpec, VacantKey: a.VacantKey, Attempt: a.Attempt, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt,
 		LookupKeys: a.LookupKeys,
 	}
 	if len(in.LookupKeys) == 0 {

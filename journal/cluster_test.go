@@ -112,13 +112,14 @@ func TestWithCluster(t *testing.T) {
 }
 
 // TestOwnershipFieldsRoundTrip checks that the cluster in an intent's owner,
-// its UIDTag and its VacantKey survive the journal record and the
+// its UIDTag, TaggedSpec and VacantKey survive the journal record and the
 // annotation, and that an intent encoded before they existed decodes with
 // none of them.
 func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	in := goldenIntent()
 	in.Owner.Cluster = "8f0c6a4e-1d2b-4c3a-9e8f-7a6b5c4d3e2f"
 	in.UIDTag = true
+	in.TaggedSpec = true
 	in.VacantKey = "zones/example-com/records/www/A"
 
 	b, err := EncodeRecord(in)
@@ -141,8 +142,8 @@ func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Owner != in.Owner || !a.UIDTag || a.VacantKey != in.VacantKey {
-		t.Errorf("annotation round trip: owner %+v, uidTag %v, vacantKey %q; want %+v, true, %q", a.Owner, a.UIDTag, a.VacantKey, in.Owner, in.VacantKey)
+	if a.Owner != in.Owner || !a.UIDTag || !a.TaggedSpec || a.VacantKey != in.VacantKey {
+		t.Errorf("annotation round trip: owner %+v, uidTag %v, taggedSpec %v, vacantKey %q; want %+v, true, true, %q", a.Owner, a.UIDTag, a.TaggedSpec, a.VacantKey, in.Owner, in.VacantKey)
 	}
 
 	old, err := os.ReadFile(filepath.Join("testdata", "annotation-v1.golden.json"))
@@ -153,7 +154,7 @@ func TestOwnershipFieldsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.UIDTag || o.Owner.Cluster != "" || o.VacantKey != "" {
-		t.Errorf("an annotation from before the fields existed decoded with uidTag %v, cluster %q, vacantKey %q", o.UIDTag, o.Owner.Cluster, o.VacantKey)
+	if o.UIDTag || o.TaggedSpec || o.Owner.Cluster != "" || o.VacantKey != "" {
+		t.Errorf("an annotation from before the fields existed decoded with uidTag %v, taggedSpec %v, cluster %q, vacantKey %q", o.UIDTag, o.TaggedSpec, o.Owner.Cluster, o.VacantKey)
 	}
 }

@@ -278,6 +278,16 @@ type Intent struct {
 	// False for kinds without tags and for intents begun before the tag
 	// existed; they fall back to weaker proofs (docs/recovery.md).
 	UIDTag bool `json:"uidTag,omitempty"`
+	// TaggedSpec is true when the managed resource's spec carried every
+	// crossplane tag of the lookup keys, with their values, in one map
+	// field of spec.forProvider when the intent began: the create request
+	// sends them, unless the kind's cloud resource is tagged only after the
+	// create call (a fact of the kind, which its tag finder holds:
+	// recovery.TagsAfterCreate). Only then does a listing by those tags
+	// that finds nothing prove the create made nothing. False for intents
+	// begun before the field existed: their empty listings are reported,
+	// never cleared.
+	TaggedSpec bool `json:"taggedSpec,omitempty"`
 	// VacantKey is the key (the Terraform ID an ID template renders from
 	// the spec) that a read just before this intent found free: whatever
 	// now sits at it was created after the intent began, by this create or

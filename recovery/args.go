@@ -271,24 +271,38 @@ func NeedsArgsCheck(c *Candidate, r ExternalResource) bool {
 // unchecked, so a weak proof does not adopt them and the candidate is
 // reported; any other error of m fails the lookup.
 func VerifyArgs(f Finder, m Matcher) Finder {
-	return FinderFn(func(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
-		found, err := f.Find(ctx, c)
-		if err != nil {
-			return found, err
-		}
-		for i, r := range found {
-			if r.Args != ArgsUnchecked || !NeedsArgsCheck(c, r) {
-				continue
-			}
-			match, differ, err := m.Match(ctx, c, r)
-			switch {
-			case errors.Is(err, ErrArgsUnknown):
-				continue
-			case err != nil:
-				return nil, fmt.Errorf("cannot compare %s with what the create of %s sent: %w", r.ID, c.Intent.Resource, err)
-			}
-			found[i].Args, found[i].ArgsDiffer = match, differ
-		}
-		return found, nil
-	})
+	return &argsFinder{f: f, m: m}
 }
+
+// argsFinder is VerifyArgs's Finder.
+type argsFinder struct {
+	f Finder
+	m Matcher
+}
+
+var _ AbsenceProver = (*argsFinder)(nil)
+
+// Find finds with f, then compares what needs it.
+func (a *argsFinder) Find(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
+	found, err := a.f.Find(ctx, c)
+	if err != nil {
+		return found, err
+	}
+	for i, r := range found {
+		if r.Args != ArgsUnchecked || !NeedsArgsCheck(c, r) {
+			continue
+		}
+		match, differ, err := a.m.Match(ctx, c, r)
+		switch {
+		case errors.Is(err, ErrArgsUnknown):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("cannot compare %s with what the create of %s sent: %w", r.ID, c.Intent.Resource, err)
+		}
+		found[i].Args, found[i].ArgsDiffer = match, differ
+	}
+	return found, nil
+}
+
+// AbsenceUnproven is the wrapped Finder's.
+func (a *argsFinder) AbsenceUnproven(c *Candidate) string { return AbsenceUnproven(a.f, c) }

@@ -44,6 +44,11 @@ const (
 	// differs from what the create sent: someone else's resource holds
 	// what the create needs.
 	ReasonArgsDiffer   = "ArgumentsDiffer"
+	// ReasonAbsenceUnproven: the lookup found nothing of this create's,
+	// but it could not have seen what the create made (a tag listing for
+	// a create that sent no tags, or tags them only after the create
+	// call): clearing could make a second resource.
+	ReasonAbsenceUnproven = "AbsenceProvesNothing"
 	ReasonDuplicate    = "DuplicateOfAdopted"
 	ReasonMRDeleted    = "ManagedResourceDeleted"
 	ReasonLookupFailed = "LookupFailed"
@@ -66,6 +71,7 @@ var Reasons = []string{
 	ReasonNothingCreated, ReasonAdopted, ReasonNotOurs, ReasonLookAlike, ReasonUnseenConflict,
 	ReasonWeakProof, ReasonArgsDiffer, ReasonDuplicate, ReasonMRDeleted, ReasonLookupFailed,
 	ReasonNoFinder, ReasonCRDMissing, ReasonReportOnly, ReasonAPIServerError, ReasonApplyFailed,
+	ReasonAbsenceUnproven,
 }
 
 // Decision is what to do with one candidate. Decide makes it; the resolver
@@ -96,6 +102,10 @@ type Rules struct {
 	// ClockSkew is the allowance Judge gives the cloud's clock; zero means
 	// DefaultClockSkew.
 	ClockSkew time.Duration
+	// AbsenceUnproven, when set, says why the candidate's lookup finding
+	// nothing of its create's proves nothing (the Finder's
+	// AbsenceUnproven): what would be cleared is reported instead.
+	AbsenceUnproven string
 }
 
 // judged is a found resource with Judge's verdict.
@@ -111,6 +121,9 @@ type judged struct {
 //	lookup failed                       unresolved: keep the intent, keep the create blocked, retry
 //	nothing, or only look-alikes        cleared: remove the pending marks so the create may run
 //	  matched by tags alone
+//	the same, but the lookup could not  conflict (AbsenceProvesNothing): pause the MR and report
+//	  see what the create made (tags      (unresolved when the MR was deleted)
+//	  not sent, or set after create)
 //	one or more proven ours             adopted: the strongest proof, then the first created
 //	                                    after the create began; any others are orphans
 //	best proof is weak (tags, no        unresolved: reported, create kept blocked, unless the
@@ -186,6 +199,21 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Message = fmt.Sprintf("the cloud refused the create of %s as already existing, but the lookup finds nothing holding its key", ref)
 		d.Action = fmt.Sprintf("find the cloud resource that holds the key of %s (the kind's finder cannot see it: it carries none of this managed resource's tags); adopt it by setting crossplane.io/external-name on %s/%s, or delete or rename it; then remove crossplane.io/paused",
 			ref, strings.ToLower(ref.Kind), ref.Name)
+	case len(owned) == 0 && (len(blocking) == 0 || c.Deleted()) && rules.AbsenceUnproven != "":
+		// Nothing of ours was found, but the lookup could not have seen
+		// it: clearing would let the create run again and make a second
+		// resource. An operator looks.
+		d.Reason = ReasonAbsenceUnproven
+		d.Message = fmt.Sprintf("the lookup found no cloud resource of %s, which proves nothing: %s", ref, rules.AbsenceUnproven)
+		if c.Deleted() {
+			d.Outcome = OutcomeUnresolved
+			d.Action = fmt.Sprintf("look in the cloud for a %s its create may have made after %s (untagged, or without its crossplane tags) and delete it if it is there; the intent stays until a lookup can decide",
+				ref.Kind, c.NotBefore().UTC().Format(time.RFC3339))
+			break
+		}
+		d.Outcome = OutcomeConflict
+		d.Action = fmt.Sprintf("look in the cloud for a %s created after %s without its crossplane tags: if it is there, set the annotation crossplane.io/external-name=<its ID> on %s/%s to adopt it; then, or if nothing is there, remove crossplane.io/paused (with no external name set, the create runs again)",
+			ref.Kind, c.NotBefore().UTC().Format(time.RFC3339), strings.ToLower(ref.Kind), ref.Name)
 	case len(owned) == 0 && len(blocking) == 0, c.Deleted():
 		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
 		// A constant: a pass over 100,000 intents keeps every entry, and

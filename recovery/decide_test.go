@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -192,5 +193,48 @@ func TestExpectedTags(t *testing.T) {
 		TagCrossplaneProviderConfig: "default", TagCrossplaneNamespace: "team-a", TagCrossplaneProviderConfigKind: "ClusterProviderConfig"}, CreatedAt: t1}
 	if got := Owned(c, other); got != "" {
 		t.Errorf("the same name in another namespace: Owned = %q, want nothing", got)
+	}
+}
+
+// TestDecideAbsenceUnproven: when the lookup could not have seen what the
+// create made (Rules.AbsenceUnproven), finding nothing of ours is
+// reported, never cleared: clearing would let the create run again and
+// make a second resource (issue #32).
+func TestDecideAbsenceUnproven(t *testing.T) {
+	const why = "its create did not send the crossplane tags"
+	ours := ExternalResource{ID: "net-1", Tags: ourTags, CreatedAt: t1, Args: ArgsSame}
+	lookalike := ExternalResource{ID: "net-theirs", Tags: theirTags, CreatedAt: t1, MatchedByTags: true}
+	cases := []struct {
+		name        string
+		deleted     bool
+		found       []ExternalResource
+		absence     string
+		wantOutcome Outcome
+		wantReason  string
+	}{
+		{name: "nothing found, absence proven: cleared", wantOutcome: OutcomeCleared, wantReason: ReasonNothingCreated},
+		{name: "nothing found: paused and reported", absence: why, wantOutcome: OutcomeConflict, wantReason: ReasonAbsenceUnproven},
+		{name: "a look-alike found by tags alone: paused and reported", found: []ExternalResource{lookalike}, absence: why,
+			wantOutcome: OutcomeConflict, wantReason: ReasonAbsenceUnproven},
+		{name: "MR deleted, nothing found: reported, kept", deleted: true, absence: why, wantOutcome: OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
+		{name: "MR deleted, only another's found: reported, kept", deleted: true, found: []ExternalResource{lookalike}, absence: why,
+			wantOutcome: OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
+		{name: "ours found: adopted as before", found: []ExternalResource{ours}, absence: why, wantOutcome: OutcomeAdopted, wantReason: ReasonAdopted},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Decide(candidate(tc.deleted), tc.found, nil, Rules{AbsenceUnproven: tc.absence})
+			if d.Outcome != tc.wantOutcome || d.Reason != tc.wantReason {
+				t.Fatalf("Decide: %s/%s, want %s/%s (%s)", d.Outcome, d.Reason, tc.wantOutcome, tc.wantReason, d.Message)
+			}
+			if tc.wantReason == ReasonAbsenceUnproven {
+				if !strings.Contains(d.Message, why) {
+					t.Errorf("the message does not say why the absence proves nothing: %q", d.Message)
+				}
+				if d.Action == "" {
+					t.Errorf("no action for an entry that needs an operator")
+				}
+			}
+		})
 	}
 }

@@ -65,12 +65,7 @@ func (c *Candidate) Deleted() bool { return c.Object == nil }
 // carry if this create made it: from the intent's lookup keys, else derived
 // from the managed resource the way crossplane-runtime derives them.
 func (c *Candidate) ExpectedTags() map[string]string {
-	out := map[string]string{}
-	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig, TagCrossplaneNamespace, TagCrossplaneProviderConfigKind} {
-		if v, ok := c.Intent.LookupKeys[k]; ok && v != "" {
-			out[k] = v
-		}
-	}
+	out := CrossplaneTags(c.Intent.LookupKeys)
 	if _, ok := out[TagCrossplaneKind]; !ok && c.GVK.Kind != "" {
 		out[TagCrossplaneKind] = strings.ToLower(c.GVK.GroupKind().String())
 	}
@@ -186,14 +181,38 @@ var (
 	_ Deleter = DeleterFn(nil)
 )
 
+// AbsenceProver is a Finder whose answer "nothing of this create's" does
+// not always prove that the create made nothing: a tag listing cannot see
+// a resource its create did not tag. The resolver asks it before Decide,
+// which reports what it would otherwise clear (Rules.AbsenceUnproven).
+type AbsenceProver interface {
+	// AbsenceUnproven returns why finding nothing of c's create would not
+	// prove that it made nothing, or "" when it would.
+	AbsenceUnproven(c *Candidate) string
+}
+
+// AbsenceUnproven returns f's AbsenceUnproven for c when f is an
+// AbsenceProver, else "": a Finder that observes the create's own ID or
+// key proves, finding nothing there, that nothing was made.
+func AbsenceUnproven(f Finder, c *Candidate) string {
+	if ap, ok := f.(AbsenceProver); ok {
+		return ap.AbsenceUnproven(c)
+	}
+	return ""
+}
+
 // TagLister lists the resources of one kind that carry every given tag.
 type TagLister func(ctx context.Context, tags map[string]string) ([]ExternalResource, error)
+
+// CandidateTagLister is a TagLister that also sees the candidate it lists
+// for (an inventory that needs the managed resource's kind or region).
+type CandidateTagLister func(ctx context.Context, c *Candidate, tags map[string]string) ([]ExternalResource, error)
 
 // TagFinderOption configures NewTagFinder.
 type TagFinderOption func(*tagFinderOptions)
 
 type tagFinderOptions struct {
-	nameKeyed bool
+	nameKeyed, tagsAfter bool
 }
 
 // NameKeyed says whether the kind's spec is unique in the cloud although
@@ -207,27 +226,70 @@ func NameKeyed(on bool) TagFinderOption {
 	return func(o *tagFinderOptions) { o.nameKeyed = on }
 }
 
+// TagsAfterCreate says whether the kind's cloud resource is tagged only
+// after the create call, by a second call (terraform-provider-aws's
+// aws_route53_zone, aws_ami and others: docs/recovery.md). A create killed
+// between the two leaves a resource no tag listing finds, so the listing's
+// finding nothing proves nothing: the candidate is reported, never
+// cleared, since clearing would let the create run again and make a
+// second resource.
+func TagsAfterCreate(on bool) TagFinderOption {
+	return func(o *tagFinderOptions) { o.tagsAfter = on }
+}
+
+// tagFinder lists by the crossplane tags the create would have set.
+type tagFinder struct {
+	list CandidateTagLister
+	o    tagFinderOptions
+}
+
+var _ AbsenceProver = (*tagFinder)(nil)
+
 // NewTagFinder returns a Finder for kinds whose resources carry tags (an
 // AWS VPC, the fake cloud's Network): it lists by the crossplane external
 // tags the create would have set. This is the only way to find a resource
 // whose ID the cloud assigns when the create's response was lost. What it
-// finds is MatchedByTags unless the kind is NameKeyed.
+// finds is MatchedByTags unless the kind is NameKeyed. Its finding nothing
+// proves nothing (AbsenceProver) when the kind is TagsAfterCreate or the
+// create did not send the tags (Candidate.SentTags).
 func NewTagFinder(list TagLister, opts ...TagFinderOption) Finder {
-	var o tagFinderOptions
+	return NewCandidateTagFinder(func(ctx context.Context, _ *Candidate, tags map[string]string) ([]ExternalResource, error) {
+		return list(ctx, tags)
+	}, opts...)
+}
+
+// NewCandidateTagFinder is NewTagFinder over a CandidateTagLister.
+func NewCandidateTagFinder(list CandidateTagLister, opts ...TagFinderOption) Finder {
+	f := &tagFinder{list: list}
 	for _, opt := range opts {
-		opt(&o)
+		opt(&f.o)
 	}
-	return FinderFn(func(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
-		tags := c.ExpectedTags()
-		if tags[TagCrossplaneName] == "" || tags[TagCrossplaneKind] == "" {
-			return nil, fmt.Errorf("cannot look up %s by tags: the crossplane-kind and crossplane-name tags are unknown", c.Intent.Resource)
-		}
-		found, err := list(ctx, tags)
-		for i := range found {
-			found[i].MatchedByTags = !o.nameKeyed
-		}
-		return found, err
-	})
+	return f
+}
+
+// Find lists the resources carrying c's expected tags.
+func (f *tagFinder) Find(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
+	tags := c.ExpectedTags()
+	if tags[TagCrossplaneName] == "" || tags[TagCrossplaneKind] == "" {
+		return nil, fmt.Errorf("cannot look up %s by tags: the crossplane-kind and crossplane-name tags are unknown", c.Intent.Resource)
+	}
+	found, err := f.list(ctx, c, tags)
+	for i := range found {
+		found[i].MatchedByTags = !f.o.nameKeyed
+	}
+	return found, err
+}
+
+// AbsenceUnproven says why a listing by tags cannot see what c's create
+// made, if it cannot.
+func (f *tagFinder) AbsenceUnproven(c *Candidate) string {
+	switch {
+	case f.o.tagsAfter:
+		return "its kind's cloud resource is tagged only after the create call, so a create interrupted in between leaves a resource no listing by tags finds"
+	case !c.SentTags():
+		return "its create did not send the crossplane tags (the managed resource's spec did not carry them all when the create began), so no listing by tags finds what it made"
+	}
+	return ""
 }
 
 // KeyLookup looks up the resources of one kind by their natural key, the

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/journal"
 )
 
 func TestNewTagFinder(t *testing.T) {
@@ -70,4 +72,47 @@ func TestNewTagFinder(t *testing.T) {
 			t.Fatal("Find with no crossplane-name tag: no error")
 		}
 	})
+}
+
+// TestTagFinderAbsence: a tag listing's finding nothing proves the create
+// made nothing only when the create sent the tags it lists by, and the
+// kind tags its resources in the create request itself; VerifyArgs keeps
+// what its Finder says; a Finder that says nothing proves absence.
+func TestTagFinderAbsence(t *testing.T) {
+	list := func(context.Context, map[string]string) ([]ExternalResource, error) { return nil, nil }
+	tagged := func(c *Candidate) *Candidate { c.Intent.TaggedSpec = true; return c }
+	noIntent := func(specTags map[string]any) *Candidate {
+		c := candidate(false)
+		c.Intent.ID = journal.ID{}
+		if specTags != nil {
+			c.Object.Object["spec"].(map[string]any)["forProvider"] = map[string]any{"tags": specTags}
+		}
+		return c
+	}
+	cases := []struct {
+		name   string
+		f      Finder
+		c      *Candidate
+		proven bool
+	}{
+		{name: "the intent's spec carried the tags", f: NewTagFinder(list), c: tagged(candidate(false)), proven: true},
+		{name: "the intent's spec did not", f: NewTagFinder(list), c: candidate(false)},
+		{name: "tags after the create call", f: NewTagFinder(list, TagsAfterCreate(true)), c: tagged(candidate(false))},
+		{name: "no intent, the spec carries the tags", f: NewTagFinder(list), proven: true,
+			c: noIntent(map[string]any{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"})},
+		{name: "no intent, the spec lacks one", f: NewTagFinder(list),
+			c: noIntent(map[string]any{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc"})},
+		{name: "VerifyArgs keeps the tag finder's answer", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: candidate(false)},
+		{name: "VerifyArgs keeps the tag finder's answer, proven", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: tagged(candidate(false)), proven: true},
+		{name: "a Finder that says nothing proves absence", f: FinderFn(func(context.Context, *Candidate) ([]ExternalResource, error) { return nil, nil }),
+			c: candidate(false), proven: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			why := AbsenceUnproven(tc.f, tc.c)
+			if got := why == ""; got != tc.proven {
+				t.Errorf("absence proven = %t (%q), want %t", got, why, tc.proven)
+			}
+		})
+	}
 }

@@ -262,6 +262,62 @@ func CarriesUIDTag(obj map[string]any, uid string) bool {
 	return false
 }
 
+// SentTags reports whether the candidate's create request carried the
+// crossplane tags a tag listing looks for (ExpectedTags). An intent says
+// whether the spec held them when it began (Intent.TaggedSpec). A create
+// no intent explains sent them if the managed resource's spec carries
+// them now: a tagger writes them before the first create and never takes
+// them away. Whether a kind's create sends the spec's tags at all is the
+// kind's fact (TagsAfterCreate), not the candidate's.
+func (c *Candidate) SentTags() bool {
+	if !c.Intent.ID.IsZero() {
+		return c.Intent.TaggedSpec
+	}
+	return c.Object != nil && CarriesTags(c.Object.Object, c.ExpectedTags())
+}
+
+// CrossplaneTags returns the crossplane tags among keys (an intent's
+// lookup keys, or the tags a line says upjet sends): the keys a tag
+// listing matches, without the natural-key fields.
+func CrossplaneTags(keys map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, k := range []string{TagCrossplaneKind, TagCrossplaneName, TagCrossplaneProviderConfig, TagCrossplaneNamespace, TagCrossplaneProviderConfigKind} {
+		if v, ok := keys[k]; ok && v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// CarriesTags reports whether the managed resource obj (its unstructured
+// content) carries every tag of tags, with its value, in one map field of
+// spec.forProvider: the tags or labels its create sends. Any field name
+// counts, as for CarriesUIDTag. No tags carry nothing.
+func CarriesTags(obj map[string]any, tags map[string]string) bool {
+	if len(tags) == 0 {
+		return false
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	fp, _ := spec["forProvider"].(map[string]any)
+	for _, v := range fp {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		all := true
+		for k, want := range tags {
+			if got, _ := m[k].(string); got != want {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
+
 // NotBefore returns the earliest moment the cloud can have created a
 // resource for this create: when the intent was begun, else (a create no
 // intent explains) when the managed resource was created. It is zero when

@@ -243,7 +243,9 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 	t := r.o.Now()
 	found, err := r.lookup(ctx, finder, c)
 	r.clock.since(phaseLookup, t)
-	return r.finish(ctx, c, Decide(c, found, err, r.o.Policy.rules(c.GVK.GroupKind())))
+	rules := r.o.Policy.rules(c.GVK.GroupKind())
+	rules.AbsenceUnproven = AbsenceUnproven(finder, c)
+	return r.finish(ctx, c, Decide(c, found, err, rules))
 }
 
 // read fetches the candidate's managed resource.

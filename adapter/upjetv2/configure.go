@@ -9,7 +9,7 @@ import (
 )
 
 // ResourceOption records what intentjournal needs to know of one kind
-// beyond its upjet configuration: NaturalKey, NameKeyed,
+// beyond its upjet configuration: NaturalKey, NameKeyed, TagsAfterCreate,
 // ExternalNameFromID, WorkspaceRoot.
 type ResourceOption func(*resourceFacts)
 
@@ -17,6 +17,7 @@ type ResourceOption func(*resourceFacts)
 type resourceFacts struct {
 	naturalKey    []string
 	nameKeyed     bool
+	tagsAfter     bool
 	nameFromID    func(tfID string) (string, error)
 	workspaceRoot string
 }
@@ -37,6 +38,17 @@ func NaturalKey(fields ...string) ResourceOption {
 // passed over (adapter.WithNameKeyed, applied by NewFinders).
 func NameKeyed() ResourceOption {
 	return func(f *resourceFacts) { f.nameKeyed = true }
+}
+
+// TagsAfterCreate says the kind's Terraform resource tags the cloud
+// resource only after the create call, in a second call (AWSTagsAfterCreate
+// lists terraform-provider-aws's): a create interrupted in between leaves
+// a resource that carries no tags. A listing by tags that finds nothing
+// then proves nothing, and recovery reports the create for an operator
+// instead of clearing it (adapter.WithTagsAfterCreate, applied by
+// NewFinders).
+func TagsAfterCreate() ResourceOption {
+	return func(f *resourceFacts) { f.tagsAfter = true }
 }
 
 // ExternalNameFromID sets how the Terraform ID read after an async create

@@ -57,10 +57,10 @@ func TestNaturalKeyOf(t *testing.T) {
 func TestConfigureAccumulates(t *testing.T) {
 	r := &config.Resource{Name: "fake_bucket"}
 	Configured(NameKeyed())(r)
-	Configure(r, WorkspaceRoot("/var/run/workspaces"))
+	Configure(r, WorkspaceRoot("/var/run/workspaces"), TagsAfterCreate())
 	Configure(nil, NameKeyed()) // no resource: nothing to record, no panic
 	f := factsOf(r)
-	if !f.nameKeyed || f.workspaceRoot != "/var/run/workspaces" {
+	if !f.nameKeyed || !f.tagsAfter || f.workspaceRoot != "/var/run/workspaces" {
 		t.Errorf("factsOf after two Configure calls = %+v, want both options kept", f)
 	}
 	if other := factsOf(&config.Resource{Name: "fake_bucket"}); other.nameKeyed {

@@ -51,6 +51,12 @@ func WithInventory(inv Inventory) FindersOption { return adapter.WithInventory(i
 // it assigns the ID (adapter.WithNameKeyed).
 func WithNameKeyed(kinds ...schema.GroupKind) FindersOption { return adapter.WithNameKeyed(kinds...) }
 
+// WithTagsAfterCreate declares kinds whose cloud resource is tagged only
+// after the create call (adapter.WithTagsAfterCreate).
+func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
+	return adapter.WithTagsAfterCreate(kinds...)
+}
+
 // WithVacantKeys turns on the key-vacant proof for the
 // observe-by-template kinds (adapter.WithVacantKeys); apiReader must not
 // be a cache (mgr.GetAPIReader()).
@@ -77,8 +83,9 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // for the connectors; scheme creates the managed types, so it must know
 // every kind.
 //
-// A kind Configure marked NameKeyed is name-keyed (WithNameKeyed), as if
-// opts said so.
+// A kind Configure marked NameKeyed is name-keyed (WithNameKeyed), one it
+// marked TagsAfterCreate is tagged after its create (WithTagsAfterCreate),
+// as if opts said so.
 //
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
@@ -89,13 +96,16 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 		return nil, err
 	}
 	var kinds []adapter.DerivedKind
-	var nameKeyed []schema.GroupKind
+	var nameKeyed, tagsAfter []schema.GroupKind
 	for _, p := range providers {
 		for _, name := range slices.Sorted(maps.Keys(p.Resources)) {
 			r := p.Resources[name]
 			gvk := GroupVersionKindOf(p, r)
 			if factsOf(r).nameKeyed {
 				nameKeyed = append(nameKeyed, gvk.GroupKind())
+			}
+			if factsOf(r).tagsAfter {
+				tagsAfter = append(tagsAfter, gvk.GroupKind())
 			}
 			newManaged, err := managedFactory(scheme, gvk)
 			if err != nil {
@@ -131,6 +141,9 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 	}
 	if len(nameKeyed) > 0 {
 		opts = append([]FindersOption{WithNameKeyed(nameKeyed...)}, opts...)
+	}
+	if len(tagsAfter) > 0 {
+		opts = append([]FindersOption{WithTagsAfterCreate(tagsAfter...)}, opts...)
 	}
 	return adapter.DeriveFinders(kube, kinds, opts...)
 }
