@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	namespacedv1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
@@ -48,20 +50,22 @@ func TestNewFindersTestBed(t *testing.T) {
 	inventory := upjetv2.InventoryFn(nil)
 	// derived is what the test bed's main.go derives.
 	derived := map[string]strategy.Strategy{
-		"RecordSet.fakecloud.intentjournal.io":      strategy.ListByTags,
-		"Network.fakecloud.intentjournal.io":        strategy.ListByTags,
-		"Address.fakecloud.intentjournal.io":        strategy.ListByTags,
-		"CLIRecordSet.fakecloud.intentjournal.io":   strategy.ListByTags,
-		"CLINetwork.fakecloud.intentjournal.io":     strategy.ListByTags,
-		"Record.fakecloud.intentjournal.io":         strategy.ObserveByTemplate,
-		"Bucket.fakecloud.intentjournal.io":         strategy.ObserveByName,
-		"RecordSet.fakecloud.m.intentjournal.io":    strategy.ListByTags,
-		"Network.fakecloud.m.intentjournal.io":      strategy.ListByTags,
-		"Address.fakecloud.m.intentjournal.io":      strategy.ListByTags,
-		"CLIRecordSet.fakecloud.m.intentjournal.io": strategy.ListByTags,
-		"CLINetwork.fakecloud.m.intentjournal.io":   strategy.ListByTags,
-		"Record.fakecloud.m.intentjournal.io":       strategy.ObserveByTemplate,
-		"Bucket.fakecloud.m.intentjournal.io":       strategy.ObserveByName,
+		"RecordSet.fakecloud.intentjournal.io":        strategy.ListByTags,
+		"Network.fakecloud.intentjournal.io":          strategy.ListByTags,
+		"Address.fakecloud.intentjournal.io":          strategy.ListByTags,
+		"CLIRecordSet.fakecloud.intentjournal.io":     strategy.ListByTags,
+		"CLINetwork.fakecloud.intentjournal.io":       strategy.ListByTags,
+		"LateTagNetwork.fakecloud.intentjournal.io":   strategy.ListByTags,
+		"Record.fakecloud.intentjournal.io":           strategy.ObserveByTemplate,
+		"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
+		"RecordSet.fakecloud.m.intentjournal.io":      strategy.ListByTags,
+		"Network.fakecloud.m.intentjournal.io":        strategy.ListByTags,
+		"Address.fakecloud.m.intentjournal.io":        strategy.ListByTags,
+		"CLIRecordSet.fakecloud.m.intentjournal.io":   strategy.ListByTags,
+		"CLINetwork.fakecloud.m.intentjournal.io":     strategy.ListByTags,
+		"LateTagNetwork.fakecloud.m.intentjournal.io": strategy.ListByTags,
+		"Record.fakecloud.m.intentjournal.io":         strategy.ObserveByTemplate,
+		"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
 	}
 	cases := map[string]struct {
 		reason string
@@ -84,20 +88,22 @@ func TestNewFindersTestBed(t *testing.T) {
 			reason: "without its template the Record is report-only, and without an inventory so are the tagged kinds; the Bucket, whose ID is its name, needs neither",
 			opts:   []upjetv2.FindersOption{upjetv2.WithTemplates(strategy.Templates{})},
 			want: map[string]strategy.Strategy{
-				"RecordSet.fakecloud.intentjournal.io":      strategy.ReportOnly,
-				"Network.fakecloud.intentjournal.io":        strategy.ReportOnly,
-				"Address.fakecloud.intentjournal.io":        strategy.ReportOnly,
-				"CLIRecordSet.fakecloud.intentjournal.io":   strategy.ReportOnly,
-				"CLINetwork.fakecloud.intentjournal.io":     strategy.ReportOnly,
-				"Record.fakecloud.intentjournal.io":         strategy.ReportOnly,
-				"Bucket.fakecloud.intentjournal.io":         strategy.ObserveByName,
-				"RecordSet.fakecloud.m.intentjournal.io":    strategy.ReportOnly,
-				"Network.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
-				"Address.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
-				"CLIRecordSet.fakecloud.m.intentjournal.io": strategy.ReportOnly,
-				"CLINetwork.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
-				"Record.fakecloud.m.intentjournal.io":       strategy.ReportOnly,
-				"Bucket.fakecloud.m.intentjournal.io":       strategy.ObserveByName,
+				"RecordSet.fakecloud.intentjournal.io":        strategy.ReportOnly,
+				"Network.fakecloud.intentjournal.io":          strategy.ReportOnly,
+				"Address.fakecloud.intentjournal.io":          strategy.ReportOnly,
+				"CLIRecordSet.fakecloud.intentjournal.io":     strategy.ReportOnly,
+				"CLINetwork.fakecloud.intentjournal.io":       strategy.ReportOnly,
+				"LateTagNetwork.fakecloud.intentjournal.io":   strategy.ReportOnly,
+				"Record.fakecloud.intentjournal.io":           strategy.ReportOnly,
+				"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
+				"RecordSet.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
+				"Network.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
+				"Address.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
+				"CLIRecordSet.fakecloud.m.intentjournal.io":   strategy.ReportOnly,
+				"CLINetwork.fakecloud.m.intentjournal.io":     strategy.ReportOnly,
+				"LateTagNetwork.fakecloud.m.intentjournal.io": strategy.ReportOnly,
+				"Record.fakecloud.m.intentjournal.io":         strategy.ReportOnly,
+				"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
 			},
 		},
 	}
@@ -126,6 +132,28 @@ func TestNewFindersTestBed(t *testing.T) {
 			slices.Sort(probes)
 			if diff := cmp.Diff(tc.probes, probes); diff != "" {
 				t.Errorf("%s\nkinds with a key probe: -want +got:\n%s", tc.reason, diff)
+			}
+			// What an empty listing proves, for a create whose spec
+			// carried its tags: nothing for the LateTagNetwork, which the
+			// configuration declares tagged after its create
+			// (upjetv2.ConfigureTagsAfterCreate); that nothing was made
+			// for the Network.
+			tagged := &recovery.Candidate{Intent: journal.Intent{ID: journal.ID{1}, TaggedSpec: true}}
+			for _, k := range []struct {
+				gk     schema.GroupKind
+				proven bool
+			}{
+				{schema.GroupKind{Group: "fakecloud.intentjournal.io", Kind: "LateTagNetwork"}, false},
+				{schema.GroupKind{Group: "fakecloud.m.intentjournal.io", Kind: "LateTagNetwork"}, false},
+				{schema.GroupKind{Group: "fakecloud.intentjournal.io", Kind: "Network"}, true},
+			} {
+				f, ok := d.Finders[k.gk]
+				if !ok {
+					continue
+				}
+				if why := recovery.AbsenceUnproven(f, tagged); (why == "") != k.proven {
+					t.Errorf("%s: an empty listing proves the create made nothing: %t (%q), want %t", k.gk, why == "", why, k.proven)
+				}
 			}
 			if len(d.Kinds) != len(tc.want) {
 				t.Errorf("Kinds = %v, want one per kind (%d)", d.Kinds, len(tc.want))

@@ -169,7 +169,7 @@ func TagLister(c *fakecloud.Client, terraformResource string) (recovery.TagListe
 	switch terraformResource {
 	case "fakecloud_record_set", "fakecloud_cli_record_set":
 		return listRecordSets(c), nil
-	case "fakecloud_network", "fakecloud_cli_network":
+	case "fakecloud_network", "fakecloud_cli_network", "fakecloud_late_tag_network":
 		return listNetworks(c), nil
 	case "fakecloud_address":
 		return listAddresses(c), nil

@@ -23,6 +23,8 @@
 //     provider reconciles through upjet's Terraform CLI connector: upjet
 //     gives each Terraform type one connector, and the test bed wants both
 //     shapes of crossplane/upjet#561 on the plugin SDK and on the CLI.
+//   - fakecloud_late_tag_network: the network, created untagged and tagged
+//     LateTagDelay later in a second call, as aws_route53_zone is.
 //
 // All import by ID. The provider's only setting is endpoint, which defaults
 // to the FAKECLOUD_ENDPOINT environment variable.
@@ -73,6 +75,7 @@ func New() *schema.Provider {
 			"fakecloud_bucket":     resourceBucket(),
 			CLIRecordSetResource:   resourceRecordSet(),
 			CLINetworkResource:     resourceNetwork(),
+			LateTagNetworkResource: resourceLateTagNetwork(),
 		},
 		ConfigureContextFunc: configure,
 	}

@@ -12,7 +12,9 @@
 // provider-upjet-aws spreads its kinds:
 //   - the no-fork Terraform plugin SDK client: RecordSet
 //     (fakecloud_record_set), Network (fakecloud_network), Record
-//     (fakecloud_record) and Bucket (fakecloud_bucket);
+//     (fakecloud_record), Bucket (fakecloud_bucket) and LateTagNetwork
+//     (fakecloud_late_tag_network, the network tagged in a call after its
+//     create, declared upjetv2.TagsAfterCreate);
 //   - the no-fork Terraform plugin framework client: Address
 //     (fakecloud_address);
 //   - the Terraform CLI (a terraform process per workspace): CLIRecordSet

@@ -32,13 +32,14 @@ type kindConfig struct {
 
 // want is the intended configuration of every resource, in both scopes.
 var want = map[string]kindConfig{
-	RecordSetResource:    {Kind: "RecordSet", Connector: sdk, UseAsync: true, Tagged: true},
-	RecordResource:       {Kind: "Record", Connector: sdk, UseAsync: true},
-	AddressResource:      {Kind: "Address", Connector: framework, UseAsync: true, Tagged: true},
-	NetworkResource:      {Kind: "Network", Connector: sdk, UseAsync: true, Tagged: true},
-	BucketResource:       {Kind: "Bucket", Connector: sdk, UseAsync: true, IdentifierFields: []string{"bucket"}, Tagged: true},
-	CLIRecordSetResource: {Kind: "CLIRecordSet", Connector: cli, UseAsync: true, Tagged: true},
-	CLINetworkResource:   {Kind: "CLINetwork", Connector: cli, UseAsync: true, Tagged: true},
+	RecordSetResource:      {Kind: "RecordSet", Connector: sdk, UseAsync: true, Tagged: true},
+	RecordResource:         {Kind: "Record", Connector: sdk, UseAsync: true},
+	AddressResource:        {Kind: "Address", Connector: framework, UseAsync: true, Tagged: true},
+	NetworkResource:        {Kind: "Network", Connector: sdk, UseAsync: true, Tagged: true},
+	BucketResource:         {Kind: "Bucket", Connector: sdk, UseAsync: true, IdentifierFields: []string{"bucket"}, Tagged: true},
+	CLIRecordSetResource:   {Kind: "CLIRecordSet", Connector: cli, UseAsync: true, Tagged: true},
+	CLINetworkResource:     {Kind: "CLINetwork", Connector: cli, UseAsync: true, Tagged: true},
+	LateTagNetworkResource: {Kind: "LateTagNetwork", Connector: sdk, UseAsync: true, Tagged: true},
 }
 
 func configOf(r *ujconfig.Resource) kindConfig {

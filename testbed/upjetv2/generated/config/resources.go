@@ -34,6 +34,11 @@ const (
 	// CLI while the RecordSet and Network stay on the plugin SDK.
 	CLIRecordSetResource = tfprovider.CLIRecordSetResource
 	CLINetworkResource   = tfprovider.CLINetworkResource
+	// LateTagNetworkResource is the Terraform type behind the
+	// LateTagNetwork kind: the network, tagged in a call after the one
+	// that makes it (tfprovider.LateTagNetworkResource), as AWS's
+	// aws_route53_zone is. It is declared upjetv2.TagsAfterCreate.
+	LateTagNetworkResource = tfprovider.LateTagNetworkResource
 	// BucketResource is the Terraform type behind the Bucket kind: the
 	// fake cloud's bucket as AWS's aws_s3_bucket presents an S3 bucket,
 	// named by its bucket argument, which is also its Terraform ID.
@@ -48,7 +53,7 @@ const (
 var (
 	// SDKResources are reconciled through upjet's no-fork Terraform plugin
 	// SDK client, in the provider's process.
-	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource}
+	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource, LateTagNetworkResource}
 	// FrameworkResources are reconciled through upjet's no-fork Terraform
 	// plugin framework client, in the provider's process.
 	FrameworkResources = []string{AddressResource}
@@ -71,13 +76,14 @@ func Resources() []string {
 // short group and kind from the type's name (group "record", kind "Set"
 // for fakecloud_record_set); every kind lives in the root group instead.
 var kinds = map[string]string{
-	RecordSetResource:    "RecordSet",
-	RecordResource:       "Record",
-	AddressResource:      "Address",
-	NetworkResource:      "Network",
-	BucketResource:       "Bucket",
-	CLIRecordSetResource: "CLIRecordSet",
-	CLINetworkResource:   "CLINetwork",
+	RecordSetResource:      "RecordSet",
+	RecordResource:         "Record",
+	AddressResource:        "Address",
+	NetworkResource:        "Network",
+	BucketResource:         "Bucket",
+	CLIRecordSetResource:   "CLIRecordSet",
+	CLINetworkResource:     "CLINetwork",
+	LateTagNetworkResource: "LateTagNetwork",
 }
 
 // configurators are the per-resource configuration, run by newProvider
@@ -135,7 +141,8 @@ func configureBucket(p *ujconfig.Provider) {
 // generated controllers read it at run time through upjetv2.KindFor. The
 // record sets' key is their zone and name, though the cloud assigns their
 // IDs; the Record's ID is composed from zone, name and type by its
-// provider's own code, which no ID template in its configuration shows.
+// provider's own code, which no ID template in its configuration shows;
+// the LateTagNetwork is tagged after its create.
 func configureIntentJournal(p *ujconfig.Provider) {
 	for _, name := range []string{RecordSetResource, CLIRecordSetResource} {
 		p.AddResourceConfigurator(name, func(r *ujconfig.Resource) {
@@ -145,6 +152,8 @@ func configureIntentJournal(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
 		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name", "type"))
 	})
+	// As a provider-upjet-aws would declare upjetv2.AWSTagsAfterCreate.
+	upjetv2.ConfigureTagsAfterCreate(p, LateTagNetworkResource)
 }
 
 // exact returns anchored regular expressions matching exactly names.

@@ -13,6 +13,7 @@ import (
 	bucket "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/bucket"
 	clinetwork "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/clinetwork"
 	clirecordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/clirecordset"
+	latetagnetwork "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/latetagnetwork"
 	network "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/network"
 	record "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/record"
 	recordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/recordset"
@@ -27,6 +28,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		bucket.Setup,
 		clinetwork.Setup,
 		clirecordset.Setup,
+		latetagnetwork.Setup,
 		network.Setup,
 		record.Setup,
 		recordset.Setup,
@@ -47,6 +49,7 @@ func SetupGated(mgr ctrl.Manager, o controller.Options) error {
 		bucket.SetupGated,
 		clinetwork.SetupGated,
 		clirecordset.SetupGated,
+		latetagnetwork.SetupGated,
 		network.SetupGated,
 		record.SetupGated,
 		recordset.SetupGated,
@@ -66,6 +69,7 @@ func SetupWebhookWithManager(mgr ctrl.Manager) error {
 		bucket.SetupWebhookWithManager,
 		clinetwork.SetupWebhookWithManager,
 		clirecordset.SetupWebhookWithManager,
+		latetagnetwork.SetupWebhookWithManager,
 		network.SetupWebhookWithManager,
 		record.SetupWebhookWithManager,
 		recordset.SetupWebhookWithManager,

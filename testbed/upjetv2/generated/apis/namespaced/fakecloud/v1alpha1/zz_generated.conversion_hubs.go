@@ -19,6 +19,9 @@ func (tr *CLINetwork) Hub() {}
 func (tr *CLIRecordSet) Hub() {}
 
 // Hub marks this type as a conversion hub.
+func (tr *LateTagNetwork) Hub() {}
+
+// Hub marks this type as a conversion hub.
 func (tr *Network) Hub() {}
 
 // Hub marks this type as a conversion hub.
