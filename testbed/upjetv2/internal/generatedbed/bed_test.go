@@ -31,6 +31,9 @@ const (
 	kindAddress      = "Address"
 	kindCLIRecordSet = "CLIRecordSet"
 	kindCLINetwork   = "CLINetwork"
+	// kindLateTagNetwork is the network tagged in a call after its create
+	// (tfprovider.LateTagNetworkResource), declared TagsAfterCreate.
+	kindLateTagNetwork = "LateTagNetwork"
 )
 
 const (
@@ -39,9 +42,10 @@ const (
 	// zone holds the RecordSets' record sets, recordZone the Records',
 	// cliZone the CLIRecordSets'.
 	zone, recordZone, cliZone = "example-com", "records-com", "cli-example-com"
-	// cliCIDRPrefix starts the CIDR block of every CLINetwork, and of no
-	// Network: what tells their cloud objects apart.
-	cliCIDRPrefix = "10.1."
+	// cliCIDRPrefix starts the CIDR block of every CLINetwork,
+	// lateTagCIDRPrefix every LateTagNetwork's, and neither a Network's:
+	// what tells their cloud objects apart.
+	cliCIDRPrefix, lateTagCIDRPrefix = "10.1.", "10.2."
 )
 
 var (
@@ -152,7 +156,7 @@ func externalName(u unstructured.Unstructured) string {
 // their CLI twins') is the cloud's ID; a Record's is composed from its
 // zone, name and type (tfprovider.RecordID); a Bucket's is its name. Each
 // record set kind has a zone of its own; a CLINetwork's CIDR block starts
-// with cliCIDRPrefix.
+// with cliCIDRPrefix, a LateTagNetwork's with lateTagCIDRPrefix.
 func cloudIDs(s fakecloud.Stats, kind string) []string {
 	var out []string
 	switch kind {
@@ -165,9 +169,9 @@ func cloudIDs(s fakecloud.Stats, kind string) []string {
 				out = append(out, tfprovider.RecordID(rs.Zone, rs.Name, rs.Type))
 			}
 		}
-	case testbed.KindNetwork, kindCLINetwork:
+	case testbed.KindNetwork, kindCLINetwork, kindLateTagNetwork:
 		for _, n := range s.Objects.Networks {
-			if strings.HasPrefix(n.CIDRBlock, cliCIDRPrefix) == (kind == kindCLINetwork) {
+			if networkKind(n) == kind {
 				out = append(out, n.ID)
 			}
 		}
@@ -181,6 +185,18 @@ func cloudIDs(s fakecloud.Stats, kind string) []string {
 		}
 	}
 	return out
+}
+
+// networkKind returns the kind whose MR made the cloud network n, by its
+// CIDR block.
+func networkKind(n fakecloud.Network) string {
+	switch {
+	case strings.HasPrefix(n.CIDRBlock, cliCIDRPrefix):
+		return kindCLINetwork
+	case strings.HasPrefix(n.CIDRBlock, lateTagCIDRPrefix):
+		return kindLateTagNetwork
+	}
+	return testbed.KindNetwork
 }
 
 // bound checks that every MR in mrs is Ready and bound to a cloud object

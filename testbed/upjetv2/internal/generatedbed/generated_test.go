@@ -31,6 +31,9 @@ var kindsOf = []struct {
 	{kindCLINetwork, func(l testbed.Line, name string, i int) *unstructured.Unstructured {
 		return withCLIKinds(l).Network(name, fmt.Sprintf("%s%d.0/24", cliCIDRPrefix, i))
 	}},
+	{kindLateTagNetwork, func(l testbed.Line, name string, i int) *unstructured.Unstructured {
+		return l.Managed(kindLateTagNetwork, name, map[string]any{"name": name, "cidrBlock": fmt.Sprintf("%s%d.0/24", lateTagCIDRPrefix, i)})
+	}},
 	{kindRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindRecord, name, map[string]any{"zone": recordZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.20"}})
 	}},
@@ -44,7 +47,8 @@ var kindsOf = []struct {
 
 // TestGeneratedProviderCreatesEveryKind runs the generated provider,
 // wrapped, with no crash: every kind of both scopes (the plugin SDK's
-// RecordSet, Network, Record and Bucket, the plugin framework's Address,
+// RecordSet, Network, LateTagNetwork, Record and Bucket, the plugin
+// framework's Address,
 // the Terraform CLI's CLIRecordSet and CLINetwork) becomes Ready, bound to exactly one cloud object
 // of its own, and every intent its creates began is settled.
 func TestGeneratedProviderCreatesEveryKind(t *testing.T) {

@@ -18,6 +18,7 @@ var connectorOf = map[string]string{
 	testbed.KindRecordSet: "plugin-sdk",
 	testbed.KindNetwork:   "plugin-sdk",
 	kindRecord:            "plugin-sdk",
+	kindLateTagNetwork:    "plugin-sdk",
 	kindBucket:            "plugin-sdk",
 	kindAddress:           "plugin-framework",
 	kindCLIRecordSet:      "terraform-cli",
