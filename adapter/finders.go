@@ -253,7 +253,7 @@ type DerivedKind struct {
 //
 //	observe-by-name      ObserveFinder: the provider's own Observe by the intent's external name
 //	observe-by-template  the template rendered from the managed resource's Terraform parameters
-//	                     (GetParameters, TF conversions applied) and, where it reads .setup,
+//	                     (GetMergedParameters(true), TF conversions applied) and, where it reads .setup,
 //	                     the Terraform setup (the kind's Render); then Observe by the rendered
 //	                     ID as the external name (an IdentifierFromProvider kind's GetIDFn
 //	                     makes it the Terraform ID)
@@ -396,10 +396,25 @@ const KeyLabel = "intentjournal.io/key"
 
 // KeyLabelValue returns the value of KeyLabel for key, an ID of the
 // Terraform resource type tfResource: the first 60 hex digits of the
-// SHA-256 of both, which fit a label value whatever the key holds.
+// SHA-256 of both, which fit a label value whatever the key holds. The key
+// is normalised first where one cloud object has IDs of several spellings
+// (claimKey), so that two managed resources claiming it are seen as
+// claimants of one key.
 func KeyLabelValue(tfResource, key string) string {
-	sum := sha256.Sum256([]byte(tfResource + "\x00" + key))
+	sum := sha256.Sum256([]byte(tfResource + "\x00" + claimKey(tfResource, key)))
 	return hex.EncodeToString(sum[:])[:60]
+}
+
+// claimKey returns the spelling of key, an ID of tfResource, that every
+// spelling of the same cloud object's ID shares. An aws_route53_record's
+// ID starts with its zone_id as given, which Route 53 takes with or
+// without the /hostedzone/ prefix (terraform-provider-aws's cleanZoneID):
+// the prefix is dropped.
+func claimKey(tfResource, key string) string {
+	if tfResource == "aws_route53_record" {
+		return strings.TrimPrefix(key, "/hostedzone/")
+	}
+	return key
 }
 
 // newListFinder returns the list-by-tags Finder of gk over inv; a

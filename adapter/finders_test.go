@@ -313,6 +313,18 @@ func TestRecordFinderKinds(t *testing.T) {
 	}
 }
 
+// TestKeyLabelValueSpellings: one Route 53 record's IDs, with and without
+// the /hostedzone/ prefix on its zone, claim one key; other types keep
+// their IDs as they are.
+func TestKeyLabelValueSpellings(t *testing.T) {
+	if a, b := KeyLabelValue("aws_route53_record", "/hostedzone/Z0123_www.example.com_A"), KeyLabelValue("aws_route53_record", "Z0123_www.example.com_A"); a != b {
+		t.Errorf("one Route 53 record, two key labels: %s and %s", a, b)
+	}
+	if a, b := KeyLabelValue("google_dns_record_set", "/hostedzone/x"), KeyLabelValue("google_dns_record_set", "x"); a == b {
+		t.Errorf("another type's IDs were normalised: both %s", a)
+	}
+}
+
 // TestKeyLabelValue checks that every key, however long or odd, becomes a
 // valid label value, and that keys and Terraform types do not collide.
 func TestKeyLabelValue(t *testing.T) {

@@ -119,11 +119,12 @@ func (t *terraformCLI) lookup(kube client.Client, setup terraform.SetupFn, r *co
 		if err != nil {
 			return nil, fmt.Errorf("cannot build the Terraform setup: %w", err)
 		}
-		params, err := tr.GetParameters()
+		params, err := tr.GetMergedParameters(true)
 		if err != nil {
 			return nil, fmt.Errorf("cannot get the Terraform parameters: %w", err)
 		}
-		// As upjet's FileProducer builds main.tf.json: the external name
+		// As upjet's FileProducer builds main.tf.json (initProvider
+		// merged, management policies on): the external name
 		// set as the identifier argument, then the conversions.
 		if fn := r.ExternalName.SetIdentifierArgumentFn; fn != nil {
 			fn(params, name)

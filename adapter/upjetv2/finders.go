@@ -192,16 +192,20 @@ func newConnector(kube client.Client, setup terraform.SetupFn, r *config.Resourc
 }
 
 // RenderID renders tmpl for the managed resource mg of kind r as upjet's
-// GetIDFn would: on mg's Terraform parameters (GetParameters, with r's
-// Terraform conversions applied) and, only when tmpl reads .setup, the
-// map setup returns. The external name is empty: a template of a
+// GetIDFn would: on mg's Terraform parameters with spec.initProvider
+// merged under spec.forProvider (GetMergedParameters(true): a field set in
+// both takes forProvider's value), as upjet's connectors merge them with
+// management policies on, the default of provider-upjet-aws, -gcp and
+// -azure, and with r's Terraform conversions applied; and, only when tmpl
+// reads .setup, the map setup returns. A field set only in initProvider
+// is sent with the create, so the ID the create takes depends on it. The external name is empty: a template of a
 // cloud-assigned kind cannot use it (strategy.Classify).
 func RenderID(ctx context.Context, r *config.Resource, tmpl *strategy.Template, mg xpresource.Managed, setup func(context.Context) (map[string]any, error)) (string, error) {
 	tr, ok := mg.(ujresource.Terraformed)
 	if !ok {
 		return "", fmt.Errorf("cannot render the ID of %T: not an upjet Terraformed resource", mg)
 	}
-	params, err := tr.GetParameters()
+	params, err := tr.GetMergedParameters(true)
 	if err != nil {
 		return "", fmt.Errorf("cannot get the Terraform parameters: %w", err)
 	}

@@ -46,9 +46,12 @@
 // the resource type, one tab, and the template, up to the end of the line,
 // taken as it is: it may hold further tabs, but no leading or trailing
 // blanks. A template is upjet's (config.TemplatedStringAsIdentifier): Go
-// text/template with the functions ToLower and ToUpper, executed on
+// text/template with the functions ToLower and ToUpper (and intentjournal's
+// TrimPrefix and TrimSuffix, affix first), executed on
 //
-//	.parameters     the Terraform arguments of spec.forProvider (snake_case)
+//	.parameters     the Terraform arguments of spec.forProvider, with
+//	                spec.initProvider merged under it as upjet merges it
+//	                (snake_case)
 //	.setup          .setup.configuration (the Terraform provider configuration)
 //	                and .setup.client_metadata (e.g. account_id on AWS)
 //	.external_name  the crossplane.io/external-name annotation

@@ -22,10 +22,17 @@ var ErrMissingValue = errors.New("strategy: the ID template references a value t
 const noValue = "<no value>"
 
 // funcs are the template functions upjet's TemplatedStringAsIdentifier
-// offers (upjet v2.3.0, pkg/config/externalname.go).
+// offers (upjet v2.3.0, pkg/config/externalname.go), ToLower and ToUpper,
+// and two of intentjournal's own for the normalisations Terraform
+// providers make before they build an ID (a StateFunc trimming a trailing
+// dot): TrimPrefix and TrimSuffix, which take the affix first so that they
+// end a pipeline, {{ .parameters.name | TrimSuffix "." }}. A template
+// that uses them is not one upjet can run.
 var funcs = template.FuncMap{
-	"ToLower": strings.ToLower,
-	"ToUpper": strings.ToUpper,
+	"ToLower":    strings.ToLower,
+	"ToUpper":    strings.ToUpper,
+	"TrimPrefix": func(prefix, s string) string { return strings.TrimPrefix(s, prefix) },
+	"TrimSuffix": func(suffix, s string) string { return strings.TrimSuffix(s, suffix) },
 }
 
 // Template is an ID template in upjet's syntax, parsed and checked. It is
@@ -38,7 +45,8 @@ type Template struct {
 }
 
 // ParseTemplate parses src as upjet's TemplatedStringAsIdentifier does
-// (Go text/template, functions ToLower and ToUpper) and checks that it
+// (Go text/template, functions ToLower and ToUpper, and intentjournal's
+// TrimPrefix and TrimSuffix) and checks that it
 // references only .parameters, .setup.configuration,
 // .setup.client_metadata and .external_name. Errors wrap ErrBadTemplate.
 func ParseTemplate(src string) (*Template, error) {

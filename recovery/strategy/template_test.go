@@ -107,6 +107,20 @@ func TestRenderDefaults(t *testing.T) {
 			setup:    awsSetup,
 			want:     "Z0123456789ABC_www.example.com_A",
 		},
+		"Route53RecordTrailingDot": {
+			reason:   "aws: the name's StateFunc trims a trailing dot before the ID is built",
+			resource: "aws_route53_record",
+			params:   map[string]any{"zone_id": "Z0123456789ABC", "name": "WWW.Example.com.", "type": "A"},
+			setup:    awsSetup,
+			want:     "Z0123456789ABC_www.example.com_A",
+		},
+		"Route53RecordHostedZonePrefix": {
+			reason:   "aws: the ID keeps zone_id as given, /hostedzone/ prefix and all (no StateFunc on zone_id)",
+			resource: "aws_route53_record",
+			params:   map[string]any{"zone_id": "/hostedzone/Z0123456789ABC", "name": "www.example.com", "type": "A"},
+			setup:    awsSetup,
+			want:     "/hostedzone/Z0123456789ABC_www.example.com_A",
+		},
 		"Route53RecordSetIdentifier": {
 			reason:   "aws: _set_identifier appended when it is set",
 			resource: "aws_route53_record",

@@ -171,6 +171,15 @@ func TestNewFindersTestBed(t *testing.T) {
 	}
 }
 
+// withInit sets rec's spec.initProvider type, and zone when not empty.
+func withInit(rec *namespacedv1alpha1.Record, typ, zone string) *namespacedv1alpha1.Record {
+	rec.Spec.InitProvider.Type = ptr.To(typ)
+	if zone != "" {
+		rec.Spec.InitProvider.Zone = ptr.To(zone)
+	}
+	return rec
+}
+
 // TestRenderID renders ID templates on a managed resource's Terraform
 // parameters, as the observe-by-template finder does before it observes.
 func TestRenderID(t *testing.T) {
@@ -199,6 +208,10 @@ func TestRenderID(t *testing.T) {
 			tmpl: "projects/{{ .setup.configuration.project }}/{{ .parameters.name }}", mg: mr(ptr.To("A")), wantID: "projects/p1/www", wantSetup: true},
 		"MissingParameter": {reason: "a spec without the type renders no ID: upjet would print <no value>",
 			tmpl: config.RecordIDTemplate, mg: mr(nil), wantErr: strategy.ErrMissingValue},
+		"InitProvider": {reason: "a field set only in spec.initProvider is sent with the create, and so renders (issue #32, item 6)",
+			tmpl: config.RecordIDTemplate, mg: withInit(mr(nil), "CNAME", ""), wantID: tfprovider.RecordID("example-com", "www", "CNAME")},
+		"ForProviderWins": {reason: "a field set in both takes forProvider's value, as upjet merges them",
+			tmpl: config.RecordIDTemplate, mg: withInit(mr(ptr.To("A")), "CNAME", "other-zone"), wantID: tfprovider.RecordID("example-com", "www", "A")},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
