@@ -43,18 +43,18 @@ const (
 	// ReasonArgsDiffer: what a weak proof would have taken for ours
 	// differs from what the create sent: someone else's resource holds
 	// what the create needs.
-	ReasonArgsDiffer   = "ArgumentsDiffer"
+	ReasonArgsDiffer = "ArgumentsDiffer"
 	// ReasonAbsenceUnproven: the lookup found nothing of this create's,
 	// but it could not have seen what the create made (a tag listing for
 	// a create that sent no tags, or tags them only after the create
 	// call): clearing could make a second resource.
 	ReasonAbsenceUnproven = "AbsenceProvesNothing"
-	ReasonDuplicate    = "DuplicateOfAdopted"
-	ReasonMRDeleted    = "ManagedResourceDeleted"
-	ReasonLookupFailed = "LookupFailed"
-	ReasonNoFinder     = "NoFinderForKind"
-	ReasonCRDMissing   = "KindNotServed"
-	ReasonReportOnly   = "AdoptionDisabledByPolicy"
+	ReasonDuplicate       = "DuplicateOfAdopted"
+	ReasonMRDeleted       = "ManagedResourceDeleted"
+	ReasonLookupFailed    = "LookupFailed"
+	ReasonNoFinder        = "NoFinderForKind"
+	ReasonCRDMissing      = "KindNotServed"
+	ReasonReportOnly      = "AdoptionDisabledByPolicy"
 	// ReasonAPIServerError: reading the managed resource failed after
 	// retries.
 	ReasonAPIServerError = "APIServerError"
