@@ -127,8 +127,10 @@ vet:
 	$(V2) $(GO) vet $(V2_PKGS)
 	$(V1) $(GO) vet $(V1_VET)
 
-## lint: go vet and staticcheck (fetched from the module proxy at a pinned version).
+## lint: gofmt, go vet and staticcheck (fetched from the module proxy at a pinned version).
 lint: vet
+	@unformatted="$$(git ls-files -z '*.go' | xargs -0 gofmt -l)"; \
+	if [ -n "$$unformatted" ]; then echo "lint: not gofmt-ed (run gofmt -w):" >&2; echo "$$unformatted" >&2; exit 1; fi
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(V2) "$$($(GO) env GOPATH)/bin/staticcheck" $(V2_PKGS)
 	$(V1) "$$($(GO) env GOPATH)/bin/staticcheck" $(V1_PKGS)
