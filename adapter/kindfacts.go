@@ -97,3 +97,35 @@ func pathOf(m map[string]any, v string) string {
 	}
 	return ""
 }
+
+// notTagFields are map fields named like tags that hold something else,
+// by Terraform resource type: aws_eks_node_group's labels are the
+// Kubernetes labels of its nodes.
+var notTagFields = map[string][]string{
+	"aws_eks_node_group": {"labels"},
+}
+
+// TagField reports whether the map argument field (snake_case) of the
+// Terraform resource type tfResource is a tags or labels field that can
+// hold crossplane's tags: tags, labels or any *_labels, but not one that
+// holds something else: a field notTagFields names; Kubernetes node
+// labels (node_labels, node_affinity_labels and the like: the labels of
+// the nodes a node pool or template makes, not the resource's); and GCP's
+// Resource Manager tag bindings, a tags map that is ForceNew (it can only
+// be set at create, keyed tagKeys/{id}) or whose description calls it
+// resource manager tags, as google_folder's, google_project's and
+// google_pubsub_topic's do. Both lines' KindFacts use it on the Terraform
+// schema.
+func TagField(tfResource, field string, forceNew bool, description string) bool {
+	switch {
+	case field != "tags" && field != "labels" && !strings.HasSuffix(field, "_labels"):
+		return false
+	case slices.Contains(notTagFields[tfResource], field):
+		return false
+	case strings.HasPrefix(field, "node_") || strings.Contains(field, "_node_"):
+		return false
+	case field == "tags" && (forceNew || strings.Contains(strings.ToLower(description), "resource manager tags")):
+		return false
+	}
+	return true
+}

@@ -2,7 +2,6 @@ package upjetv1
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/crossplane/upjet/pkg/config"
 	"github.com/crossplane/upjet/pkg/types/name"
@@ -27,13 +26,14 @@ func KindFacts(r *config.Resource) strategy.Facts {
 	f := strategy.Facts{TerraformResource: r.Name}
 	en := r.ExternalName
 	f.IDKnownBeforeCreate, f.ExternalNameConfig, f.Detail = adapter.ExternalNameFacts(en.DisableNameInitializer, en.SetIdentifierArgumentFn, en.GetIDFn)
-	f.TagFields = tagFields(r.TerraformResource)
+	f.TagFields = tagFields(r.Name, r.TerraformResource)
 	return f
 }
 
 // tagFields returns the JSON names of the tags and labels fields of
-// spec.forProvider; see KindFacts.
-func tagFields(r *schema.Resource) []string {
+// spec.forProvider of the Terraform resource type tfResource, r, that can
+// hold crossplane's tags (adapter.TagField); see KindFacts.
+func tagFields(tfResource string, r *schema.Resource) []string {
 	if r == nil {
 		return nil
 	}
@@ -42,7 +42,7 @@ func tagFields(r *schema.Resource) []string {
 		if s == nil || s.Type != schema.TypeMap || !(s.Optional || s.Required) {
 			continue
 		}
-		if k == "tags" || k == "labels" || strings.HasSuffix(k, "_labels") {
+		if adapter.TagField(tfResource, k, s.ForceNew, s.Description) {
 			out = append(out, name.NewFromSnake(k).LowerCamelComputed)
 		}
 	}

@@ -2,7 +2,6 @@ package upjetv2
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
 	"github.com/crossplane/upjet/v2/pkg/types/name"
@@ -21,8 +20,10 @@ import (
 // name and tells the configurations apart).
 //
 // TagFields are the tags or labels map fields of the Terraform schema that
-// spec.forProvider carries (not computed-only): tags, labels and any
-// *_labels, by their JSON names (userLabels), sorted. For a Terraform
+// spec.forProvider carries (not computed-only) and that can hold
+// crossplane's tags: tags, labels and any *_labels, by their JSON names
+// (userLabels), sorted; not those that hold something else (notTagFields):
+// Kubernetes node labels and GCP's Resource Manager tag bindings. For a Terraform
 // plugin framework resource upjet builds that schema from the provider's
 // schema document, so its tags are found too (the test bed's Address: its
 // TestNewFindersTestBed).
@@ -30,13 +31,14 @@ func KindFacts(r *config.Resource) strategy.Facts {
 	f := strategy.Facts{TerraformResource: r.Name}
 	en := r.ExternalName
 	f.IDKnownBeforeCreate, f.ExternalNameConfig, f.Detail = adapter.ExternalNameFacts(en.DisableNameInitializer, en.SetIdentifierArgumentFn, en.GetIDFn)
-	f.TagFields = tagFields(r.TerraformResource)
+	f.TagFields = tagFields(r.Name, r.TerraformResource)
 	return f
 }
 
 // tagFields returns the JSON names of the tags and labels fields of
-// spec.forProvider; see KindFacts.
-func tagFields(r *schema.Resource) []string {
+// spec.forProvider of the Terraform resource type tfResource, r; see
+// KindFacts.
+func tagFields(tfResource string, r *schema.Resource) []string {
 	if r == nil {
 		return nil
 	}
@@ -45,7 +47,7 @@ func tagFields(r *schema.Resource) []string {
 		if s == nil || s.Type != schema.TypeMap || !(s.Optional || s.Required) {
 			continue
 		}
-		if k == "tags" || k == "labels" || strings.HasSuffix(k, "_labels") {
+		if adapter.TagField(tfResource, k, s.ForceNew, s.Description) {
 			out = append(out, name.NewFromSnake(k).LowerCamelComputed)
 		}
 	}

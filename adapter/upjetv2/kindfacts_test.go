@@ -12,6 +12,47 @@ import (
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
+// TestTagFieldsCanHoldTags: fields named like tags that hold something
+// else are not tags fields (issue #32, item 5).
+func TestTagFieldsCanHoldTags(t *testing.T) {
+	m := func(mod func(*schema.Schema)) *schema.Schema {
+		s := &schema.Schema{Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}}
+		if mod != nil {
+			mod(s)
+		}
+		return s
+	}
+	cases := []struct {
+		name       string
+		tfResource string
+		schema     map[string]*schema.Schema
+		want       []string
+	}{
+		{name: "AWS tags", tfResource: "aws_vpc", schema: map[string]*schema.Schema{"tags": m(nil)}, want: []string{"tags"}},
+		{name: "GCP labels and Resource Manager tags (ForceNew)", tfResource: "google_pubsub_topic",
+			schema: map[string]*schema.Schema{"labels": m(nil), "tags": m(func(s *schema.Schema) { s.ForceNew = true })}, want: []string{"labels"}},
+		{name: "GCP Resource Manager tags, by description", tfResource: "google_folder",
+			schema: map[string]*schema.Schema{"tags": m(func(s *schema.Schema) {
+				s.Description = "A map of resource manager tags. Resource manager tag keys and values have the same definition as resource manager tags."
+			})}},
+		{name: "node labels", tfResource: "azurerm_kubernetes_cluster_node_pool",
+			schema: map[string]*schema.Schema{"tags": m(nil), "node_labels": m(nil)}, want: []string{"tags"}},
+		{name: "node affinity labels", tfResource: "google_compute_node_template", schema: map[string]*schema.Schema{"node_affinity_labels": m(nil)}},
+		{name: "EKS node group labels", tfResource: "aws_eks_node_group",
+			schema: map[string]*schema.Schema{"tags": m(nil), "labels": m(nil)}, want: []string{"tags"}},
+		{name: "user and resource labels", tfResource: "google_container_cluster",
+			schema: map[string]*schema.Schema{"resource_labels": m(nil), "user_labels": m(nil)}, want: []string{"resourceLabels", "userLabels"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tagFields(tc.tfResource, &schema.Resource{Schema: tc.schema})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("tagFields (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestKindFacts(t *testing.T) {
 	tagged := &schema.Resource{Schema: map[string]*schema.Schema{
 		"cidr_block": {Type: schema.TypeString, Required: true},

@@ -101,6 +101,23 @@ var AWSTagsAfterCreateOutsideCommercial = []string{
 	"aws_vpc_endpoint",
 }
 
+// GCPTagsAfterCreate are the Terraform resources of
+// terraform-provider-google (main at f3721fb, 2026-08-28) whose Create
+// sets the labels in a call after the insert ("Labels cannot be set in a
+// create. We'll have to set them here.", e.g.
+// compute/resource_compute_address.go): a create interrupted in between
+// leaves an unlabelled resource (docs/research/issue-32-finders.md §3).
+var GCPTagsAfterCreate = []string{
+	"google_compute_address",
+	"google_compute_forwarding_rule",
+	"google_compute_global_address",
+	"google_compute_global_forwarding_rule",
+	"google_compute_interconnect",
+	"google_compute_interconnect_attachment",
+	"google_compute_security_policy",
+	"google_compute_vpn_tunnel",
+}
+
 // ConfigureTagsAfterCreate declares the resources of p named by resources
 // TagsAfterCreate, those p configures; the others are ignored:
 //
