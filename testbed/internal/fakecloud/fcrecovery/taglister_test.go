@@ -32,7 +32,7 @@ func TestTagLister(t *testing.T) {
 	}
 	for tf, want := range map[string]string{
 		"fakecloud_record_set": rs.ID, "fakecloud_network": net.ID, "fakecloud_address": addr.ID,
-		"fakecloud_cli_record_set": rs.ID, "fakecloud_cli_network": net.ID,
+		"fakecloud_cli_record_set": rs.ID, "fakecloud_cli_network": net.ID, "fakecloud_late_tag_network": net.ID,
 	} {
 		list, err := fcrecovery.TagLister(c, tf)
 		if err != nil {

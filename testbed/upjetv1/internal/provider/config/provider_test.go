@@ -163,6 +163,9 @@ func TestProviderSchemaJSON(t *testing.T) {
 	// the same resources under types of their own; the v1 line configures
 	// no kind of them.
 	want["fakecloud_cli_record_set"], want["fakecloud_cli_network"] = want[RecordSetResource], want[NetworkResource]
+	// The v2 line's network tagged after its create (LateTagNetwork), the
+	// network's schema under a type of its own.
+	want["fakecloud_late_tag_network"] = want[NetworkResource]
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ProviderSchemaJSON(): resource attributes: -want, +got:\n%s", diff)
 	}
