@@ -23,6 +23,7 @@ import (
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
@@ -298,7 +299,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("locked journal: %v %q %v, want nil and a note saying so", j, note, err)
 		}
 		// And the pass runs from annotations alone.
-		nw := testbed.NewNetwork("no-journal", "10.4.4.0/16")
+		nw := taggedNetwork("no-journal", "10.4.4.0/16")
 		pendingOnly(t, nw, nil)
 		o := e.options(nw.GetUID())
 		o.Journal = nil
@@ -322,4 +323,17 @@ func equalMaps(a, b map[string]string) bool {
 
 func schemaGK(kind string) schema.GroupKind {
 	return schema.GroupKind{Group: "fakecloud.intentjournal.io", Kind: kind}
+}
+
+// taggedNetwork is testbed.NewNetwork with the crossplane tags on its
+// spec, as a tagger writes them before the create: for a create no intent
+// explains, the spec's tags are what says the create sent them, so that
+// a listing by them that finds nothing proves nothing was made.
+func taggedNetwork(name, cidr string) *v1alpha1.Network {
+	nw := testbed.NewNetwork(name, cidr)
+	nw.Spec.ForProvider.Tags = map[string]*string{}
+	for k, v := range fakecloudtest.CrossplaneTags("Network", name) {
+		nw.Spec.ForProvider.Tags[k] = &v
+	}
+	return nw
 }

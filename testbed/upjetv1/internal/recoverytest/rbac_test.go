@@ -599,7 +599,7 @@ func TestRBAC(t *testing.T) {
 		for name, tc := range cases {
 			t.Run(name, func(t *testing.T) {
 				mr := "rbac-" + strings.ToLower(name)
-				kind, obj := "Network", client.Object(testbed.NewNetwork(mr, "10.20.0.0/16"))
+				kind, obj := "Network", client.Object(taggedNetwork(mr, "10.20.0.0/16"))
 				if tc.resource == "recordsets" {
 					kind, obj = "RecordSet", testbed.NewRecordSet(mr, "zone-rbac")
 				}

@@ -132,6 +132,10 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 		LookupKeys: lk,
 		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
 		UIDTag:     uidTag,
+		// The wrapper's tagger wrote the crossplane tags before the
+		// create, so it sent them: a listing that finds nothing proves
+		// it made nothing.
+		TaggedSpec: true,
 		Args:       args,
 	})
 	if err != nil {
