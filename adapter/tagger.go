@@ -13,6 +13,26 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
+// TagOption configures Tag.
+type TagOption func(*tagOptions)
+
+// tagOptions is what the TagOptions set.
+type tagOptions struct {
+	// encoding is the recovery.EncodeLabels encoding of the values; ""
+	// writes them as they are.
+	encoding string
+}
+
+// WithLabelEncoding makes Tag write every value encoded with encoding
+// (recovery.EncodeLabels): recovery.LabelEncodingGCP for GCP labels, whose
+// values allow only lower-case letters, digits, '_' and '-', at most 63 of
+// them, where a crossplane-kind such as recordset.dns.gcp.upbound.io would
+// fail the create. "" writes the values as they are, as without the
+// option.
+func WithLabelEncoding(encoding string) TagOption {
+	return func(o *tagOptions) { o.encoding = encoding }
+}
+
 // Tag writes tags to spec.forProvider.<field> of the managed resource mg,
 // with the tag recovery.TagUID added (mg's UID), and updates mg with one
 // Update: what a line's Tagger does after it has read the crossplane tags
@@ -28,18 +48,30 @@ import (
 // (recovery.Candidate.SentUIDTag), and recovery would take the create's
 // own resource for a look-alike. Tag adds it once recovery has resolved
 // the create.
-func Tag(ctx context.Context, kube client.Client, mg client.Object, field string, tags map[string]string) error {
+//
+// WithLabelEncoding encodes every value written, the UID's too, for a
+// field whose cloud restricts its values (a GCP labels field). Recovery
+// accepts the encoded values as the tags it expects, so the tagger and the
+// finder agree with no option on the recovery side. An unknown encoding
+// is an error before anything is written.
+func Tag(ctx context.Context, kube client.Client, mg client.Object, field string, tags map[string]string, opts ...TagOption) error {
+	var o tagOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
 	if err != nil {
 		return fmt.Errorf("cannot pave %s to tag it: %w", mg.GetName(), err)
 	}
-	value := make(map[string]any, len(tags)+1)
-	for k, v := range maps.All(tags) {
-		value[k] = v
-	}
 	uid := string(mg.GetUID())
-	if !ExternalCreateIncomplete(mg) || recovery.CarriesUIDTag(u, uid) {
-		value[recovery.TagUID] = uid
+	withUID := !ExternalCreateIncomplete(mg) || recovery.CarriesUIDTag(u, uid)
+	values, err := tagValues(tags, uid, withUID, o.encoding)
+	if err != nil {
+		return fmt.Errorf("cannot tag %s: %w", mg.GetName(), err)
+	}
+	value := make(map[string]any, len(values))
+	for k, v := range maps.All(values) {
+		value[k] = v
 	}
 	if err := unstructured.SetNestedField(u, value, "spec", "forProvider", field); err != nil {
 		return fmt.Errorf("cannot set spec.forProvider.%s of %s: %w", field, mg.GetName(), err)
@@ -55,4 +87,22 @@ func Tag(ctx context.Context, kube client.Client, mg client.Object, field string
 		return fmt.Errorf("cannot update the tags of %s: %w", mg.GetName(), err)
 	}
 	return nil
+}
+
+// tagValues returns the map Tag writes: tags, with recovery.TagUID set to
+// uid when withUID, every value encoded with encoding
+// (recovery.EncodeLabels). tags is not changed.
+func tagValues(tags map[string]string, uid string, withUID bool, encoding string) (map[string]string, error) {
+	all := maps.Clone(tags)
+	if all == nil {
+		all = map[string]string{}
+	}
+	if withUID {
+		all[recovery.TagUID] = uid
+	}
+	out, err := recovery.EncodeLabels(encoding, all)
+	if err != nil {
+		return nil, fmt.Errorf("cannot encode the tags: %w", err)
+	}
+	return out, nil
 }

@@ -216,14 +216,15 @@ func (c *Candidate) metConflict() bool {
 	return c.Intent.State == journal.StateFailed && c.Intent.Outcome.ErrorClass == journal.ErrorClassConflict
 }
 
-// tagsMatch reports whether have carries every expected crossplane tag.
+// tagsMatch reports whether have carries every expected crossplane tag,
+// with its value as it is or as a GCP label encodes it (valueMatches).
 // Without the kind and name tags nothing matches.
 func tagsMatch(want, have map[string]string) bool {
 	if want[TagCrossplaneKind] == "" || want[TagCrossplaneName] == "" {
 		return false
 	}
 	for k, v := range want {
-		if have[k] != v {
+		if !valueMatches(v, have[k]) {
 			return false
 		}
 	}
@@ -247,7 +248,8 @@ func (c *Candidate) SentUIDTag() bool {
 // CarriesUIDTag reports whether the managed resource obj (its unstructured
 // content) carries intentjournal-uid equal to uid in some map field of
 // spec.forProvider: the tags or labels its create sends. Any field name
-// counts, so no kind needs configuring.
+// counts, so no kind needs configuring; so does the value as a GCP label
+// encodes it (valueMatches), which for a Kubernetes UID is the UID itself.
 func CarriesUIDTag(obj map[string]any, uid string) bool {
 	if uid == "" {
 		return false
@@ -255,7 +257,11 @@ func CarriesUIDTag(obj map[string]any, uid string) bool {
 	spec, _ := obj["spec"].(map[string]any)
 	fp, _ := spec["forProvider"].(map[string]any)
 	for _, v := range fp {
-		if m, ok := v.(map[string]any); ok && m[TagUID] == uid {
+		m, ok := v.(map[string]any)
+		if !ok {
+			continue
+		}
+		if got, ok := m[TagUID].(string); ok && valueMatches(uid, got) {
 			return true
 		}
 	}
@@ -292,7 +298,8 @@ func CrossplaneTags(keys map[string]string) map[string]string {
 // CarriesTags reports whether the managed resource obj (its unstructured
 // content) carries every tag of tags, with its value, in one map field of
 // spec.forProvider: the tags or labels its create sends. Any field name
-// counts, as for CarriesUIDTag. No tags carry nothing.
+// counts, as for CarriesUIDTag, and so does a value as a GCP label encodes
+// it (valueMatches). No tags carry nothing.
 func CarriesTags(obj map[string]any, tags map[string]string) bool {
 	if len(tags) == 0 {
 		return false
@@ -306,7 +313,7 @@ func CarriesTags(obj map[string]any, tags map[string]string) bool {
 		}
 		all := true
 		for k, want := range tags {
-			if got, _ := m[k].(string); got != want {
+			if got, _ := m[k].(string); !valueMatches(want, got) {
 				all = false
 				break
 			}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // DefaultTagsField is the spec.forProvider field upjet's
@@ -28,6 +29,23 @@ var TagInitializer ujconfig.NewInitializerFn = func(kube client.Client) managed.
 	return NewTagger(kube, DefaultTagsField)
 }
 
+// GCPLabelsField is the spec.forProvider field GCP resources carry their
+// labels in, where a GCP provider's tagger writes crossplane's tags.
+const GCPLabelsField = "labels"
+
+// GCPLabelsInitializer is TagInitializer for GCP: put it in a resource's
+// InitializerFns where a provider's tagger writes spec.forProvider.labels
+// (config.NewTagger(kube, "labels")). It writes the same tags to labels,
+// each value encoded with recovery.LabelEncodingGCP (recovery.GCPLabelValue),
+// since GCP label values allow only lower-case letters, digits, '_' and
+// '-', at most 63 of them: a raw crossplane-kind such as
+// recordset.dns.gcp.upbound.io would fail the create. Recovery accepts the
+// encoded values as the tags it expects, so the finder needs no option to
+// agree with it.
+var GCPLabelsInitializer ujconfig.NewInitializerFn = func(kube client.Client) managed.Initializer {
+	return NewTagger(kube, GCPLabelsField, WithTaggerLabelEncoding(recovery.LabelEncodingGCP))
+}
+
 // Tagger is upjet's config.Tagger with the managed resource's UID added to
 // the tags (adapter.Tag). The tag is persisted in spec.forProvider before
 // the first create, so the create sends it, at no API write beyond the
@@ -36,14 +54,31 @@ var TagInitializer ujconfig.NewInitializerFn = func(kube client.Client) managed.
 // cluster with the same manifests made: the crossplane tags are the same
 // there, the UID is not (docs/recovery.md, Ownership).
 type Tagger struct {
-	kube  client.Client
-	field string
+	kube     client.Client
+	field    string
+	encoding string
+}
+
+// TaggerOption configures a Tagger.
+type TaggerOption func(*Tagger)
+
+// WithTaggerLabelEncoding makes the Tagger write every value encoded with
+// enc (adapter.WithLabelEncoding): recovery.LabelEncodingGCP for GCP
+// labels. An unknown encoding makes Initialize fail before it writes.
+func WithTaggerLabelEncoding(enc string) TaggerOption {
+	return func(t *Tagger) { t.encoding = enc }
 }
 
 // NewTagger returns a Tagger writing spec.forProvider.<field>; use it where
-// a provider calls upjet's config.NewTagger (GCP's "labels", for example).
-func NewTagger(kube client.Client, field string) *Tagger {
-	return &Tagger{kube: kube, field: field}
+// a provider calls upjet's config.NewTagger. For GCP's "labels" give it
+// WithTaggerLabelEncoding(recovery.LabelEncodingGCP), or use
+// GCPLabelsInitializer.
+func NewTagger(kube client.Client, field string, opts ...TaggerOption) *Tagger {
+	t := &Tagger{kube: kube, field: field}
+	for _, opt := range opts {
+		opt(t)
+	}
+	return t
 }
 
 // Initialize sets the tags, as upjet's tagger does: not for a resource that
@@ -58,7 +93,7 @@ func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
 			tags[k] = "" // upjet's tagger writes the three keys always
 		}
 	}
-	return adapter.Tag(ctx, t.kube, mg, t.field, tags)
+	return adapter.Tag(ctx, t.kube, mg, t.field, tags, adapter.WithLabelEncoding(t.encoding))
 }
 
 var _ managed.Initializer = (*Tagger)(nil)
