@@ -8,66 +8,130 @@ import (
 	"strings"
 )
 
-// probeName is the external name ExternalNameFacts hands a kind's
+// probeName is the external name ProbeExternalName hands a kind's
 // external-name functions, to see where it ends up.
 const probeName = "intentjournal-probe-external-name"
 
-// ExternalNameFacts derives from a kind's upjet external-name
-// configuration (config.ExternalName: DisableNameInitializer,
-// SetIdentifierArgumentFn, GetIDFn) whether its ID is known before the
-// create, and names the configuration (strategy.Facts'
-// IDKnownBeforeCreate, ExternalNameConfig and Detail). A line's KindFacts
-// passes its upjet's fields.
+// NameProbe is a kind's upjet external-name configuration
+// (config.ExternalName) and what ProbeExternalName hands its functions:
+// a line fills it from the kind's config.Resource with upjet's own types.
+type NameProbe struct {
+	// DisableNameInitializer, SetIdentifierArgument and GetID are the
+	// kind's config.ExternalName fields of those names (GetIDFn).
+	DisableNameInitializer bool
+	SetIdentifierArgument  func(base map[string]any, externalName string)
+	GetID                  func(ctx context.Context, externalName string, parameters, setup map[string]any) (string, error)
+	// Parameters are two sets of the kind's Terraform arguments
+	// synthesised from its schema, every argument a different placeholder
+	// in each (ProbeParameters), so that a GetIDFn that reads them runs
+	// as it runs on a real spec, and the two IDs it builds tell whether
+	// the ID follows the spec. Nil sets are empty.
+	Parameters [2]map[string]any
+	// Setup is the setup map upjet hands GetIDFn, built with upjet's own
+	// types (terraform.Setup.Map: its configuration a
+	// terraform.ProviderConfiguration, its client_metadata a
+	// map[string]string) and placeholder values. Nil is an empty one.
+	Setup map[string]any
+}
+
+// NameFacts are what ProbeExternalName finds of a kind.
+type NameFacts struct {
+	// IDKnownBeforeCreate, IDFromSpec, Config and Detail are
+	// strategy.Facts' IDKnownBeforeCreate, IDFromSpec, ExternalNameConfig
+	// and Detail.
+	IDKnownBeforeCreate, IDFromSpec bool
+	Config, Detail                  string
+}
+
+// ProbeExternalName derives from a kind's upjet external-name
+// configuration whether its ID is known before the create, and names the
+// configuration (strategy.Facts' IDKnownBeforeCreate, IDFromSpec,
+// ExternalNameConfig and Detail). A line's KindFacts passes its upjet's
+// fields.
 //
-// Whether the ID is known before the create is observed, not looked up,
-// since upjet's ExternalName keeps functions, not the constructor that
-// made them. With disableNameInitializer (IdentifierFromProvider) no
-// external name exists before the create: cloud-assigned. Otherwise
-// ExternalNameFacts hands setIdentifierArgument and getID a probe external
-// name, empty parameters and an empty setup, as upjet would before the
+// It is observed, not looked up, since upjet's ExternalName keeps
+// functions, not the constructor that made them. With
+// DisableNameInitializer no external name exists before the create, and
+// upjet's connectors build the Terraform ID with GetIDFn on an empty one:
+// a kind whose GetIDFn builds an ID from the synthesised parameters and
+// setup then (FormattedIdentifierFromProvider and the configurations
+// built like it) has its ID fixed by the spec (IDFromSpec,
+// "IdentifierFromSpec"); one whose GetIDFn returns the empty external
+// name, or fails, has it assigned by the cloud ("IdentifierFromProvider").
+// Otherwise it hands SetIdentifierArgument and GetID a probe external
+// name, the first parameter set and the setup, as upjet would before the
 // create:
 //
 //	probe set into an argument, ID = probe      NameAsIdentifier (argument name) or ParameterAsIdentifier: known
 //	probe set into an argument, ID built        Templated:params/setup+bound-name: known
 //	probe in no argument, ID without it         Templated:params/setup-only: known
 //	probe in no argument, ID holds it           Templated:unbound-name: cloud-assigned (the external name is the cloud's)
-//	getID fails or panics on empty data         custom: cloud-assigned, so that nothing is assumed
-func ExternalNameFacts(disableNameInitializer bool, setIdentifierArgument func(base map[string]any, externalName string),
-	getID func(ctx context.Context, externalName string, parameters, setup map[string]any) (string, error)) (known bool, config, detail string) {
-	if disableNameInitializer {
-		return false, "IdentifierFromProvider", ""
+//	getID fails or panics                       custom: cloud-assigned, so that nothing is assumed
+func ProbeExternalName(p NameProbe) NameFacts {
+	setup := p.Setup
+	if setup == nil {
+		setup = map[string]any{"configuration": map[string]any{}, "client_metadata": map[string]string{}}
 	}
-	params := map[string]any{}
+	getID := func(name string, params map[string]any) (id string, err error) {
+		if perr := protect(func() { id, err = p.GetID(context.Background(), name, params, setup) }); perr != nil {
+			err = perr
+		}
+		return id, err
+	}
+	if p.GetID == nil {
+		return NameFacts{Config: "custom:no GetIDFn"}
+	}
+	if p.DisableNameInitializer {
+		id0, err0 := getID("", maps.Clone(p.Parameters[0]))
+		id1, err1 := getID("", maps.Clone(p.Parameters[1]))
+		if err0 == nil && err1 == nil && id0 != "" && id1 != "" {
+			return NameFacts{IDFromSpec: true, Config: "IdentifierFromSpec"}
+		}
+		return NameFacts{Config: "IdentifierFromProvider"}
+	}
+	params := maps.Clone(p.Parameters[0])
+	if params == nil {
+		params = map[string]any{}
+	}
 	bound := ""
-	if setIdentifierArgument != nil {
-		if err := protect(func() { setIdentifierArgument(params, probeName) }); err == nil {
+	if p.SetIdentifierArgument != nil {
+		if err := protect(func() { p.SetIdentifierArgument(params, probeName) }); err == nil {
 			bound = pathOf(params, probeName)
 		}
 	}
-	if getID == nil {
-		return false, "custom:no GetIDFn", ""
-	}
-	var id string
-	var err error
-	if perr := protect(func() {
-		id, err = getID(context.Background(), probeName, params,
-			map[string]any{"configuration": map[string]any{}, "client_metadata": map[string]any{}})
-	}); perr != nil {
-		err = perr
-	}
+	id, err := getID(probeName, params)
 	switch {
 	case err != nil:
-		return false, "custom:GetIDFn needs more than spec and setup", err.Error()
+		return NameFacts{Config: "custom:GetIDFn needs more than spec and setup", Detail: err.Error()}
 	case bound == "name" && id == probeName:
-		return true, "NameAsIdentifier", ""
+		return NameFacts{IDKnownBeforeCreate: true, Config: "NameAsIdentifier"}
 	case bound != "" && id == probeName:
-		return true, "ParameterAsIdentifier", fmt.Sprintf("%q", bound)
+		return NameFacts{IDKnownBeforeCreate: true, Config: "ParameterAsIdentifier", Detail: fmt.Sprintf("%q", bound)}
 	case bound != "":
-		return true, "Templated:params/setup+bound-name", ""
+		return NameFacts{IDKnownBeforeCreate: true, Config: "Templated:params/setup+bound-name"}
 	case !strings.Contains(id, probeName):
-		return true, "Templated:params/setup-only", ""
+		return NameFacts{IDKnownBeforeCreate: true, Config: "Templated:params/setup-only"}
 	}
-	return false, "Templated:unbound-name", ""
+	return NameFacts{Config: "Templated:unbound-name"}
+}
+
+// ProbeParameters returns the two parameter sets of NameProbe.Parameters
+// for a kind whose top-level Terraform arguments of string type are
+// strings and of number type numbers: each string argument holds
+// "intentjournal-probe-<set>-<argument>", each number argument the set's
+// number, 1 or 2.
+func ProbeParameters(stringArgs, numberArgs []string) [2]map[string]any {
+	var out [2]map[string]any
+	for i := range out {
+		out[i] = make(map[string]any, len(stringArgs)+len(numberArgs))
+		for _, a := range stringArgs {
+			out[i][a] = fmt.Sprintf("intentjournal-probe-%d-%s", i+1, a)
+		}
+		for _, a := range numberArgs {
+			out[i][a] = float64(i + 1)
+		}
+	}
+	return out
 }
 
 // protect runs fn and returns a panic of fn as an error.

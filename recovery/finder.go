@@ -109,8 +109,14 @@ type ExternalResource struct {
 	// cleared and the create runs, where a resource holding the natural
 	// key is a conflict.
 	MatchedByTags bool
+	// Key is the key the Finder found the resource at, where it is not
+	// the ID: the Terraform ID a kind's GetIDFn builds from the external
+	// name and spec, which for a templated kind holds more than the
+	// external name (zone and name). Empty means the ID is the key. A
+	// resource is proven ours by an intent's VacantKey only at that key.
+	Key string
 	// KeyChecked is true when the Finder checked which other managed
-	// resources hold or intend the key this resource sits at (its ID):
+	// resources hold or intend the key this resource sits at (Key, else ID):
 	// KeyHolders names them, each as "Kind namespace/name" (or "Kind
 	// name" when cluster-scoped). Only a checked key with no holders
 	// proves a resource found at an intent's VacantKey ours
@@ -127,6 +133,14 @@ type ExternalResource struct {
 	// ArgsDiffer names the arguments that differ, where the Finder can
 	// tell (top-level fields of spec.forProvider).
 	ArgsDiffer []string
+}
+
+// AtKey returns the key the resource sits at: Key, else ID.
+func (r ExternalResource) AtKey() string {
+	if r.Key != "" {
+		return r.Key
+	}
+	return r.ID
 }
 
 // ArgsMatch is how a found resource compares with what the create sent.

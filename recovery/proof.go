@@ -194,12 +194,15 @@ func judgeProof(c *Candidate, r ExternalResource, skew time.Duration) Verdict {
 func judgeVacantKey(c *Candidate, r ExternalResource) (Verdict, bool) {
 	key := c.Intent.VacantKey
 	switch {
-	case key == "" || r.ID != key:
+	case key == "" || r.AtKey() != key:
 		return Verdict{}, false
 	case c.metConflict():
 		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but the create met \"already exists\": another create took the key first", key)}, true
 	case c.SentUIDTag():
 		// The UID tag the create sent is the better proof, and r lacks it.
+		return Verdict{}, false
+	case !r.KeyChecked && tagsMatch(c.ExpectedTags(), r.Tags):
+		// Unchecked, the key proves nothing: the crossplane tags may.
 		return Verdict{}, false
 	case !r.KeyChecked:
 		return Verdict{NotOurs: fmt.Sprintf("it sits at %s, which was free when this create began, but the lookup could not check whether another managed resource holds or intends that key", key)}, true

@@ -122,6 +122,23 @@ func TestDecideOwnership(t *testing.T) {
 			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: vacantKey,
 			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
 		},
+		// Issue #32, item 3: an observe-by-name kind's key is the
+		// Terraform ID its GetIDFn builds; the external name it adopts
+		// is another string.
+		"VacantKeyAtTerraformID": {
+			reason:  "a resource found at the Terraform ID a read found free is adopted by its external name",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: "www", Key: vacantKey, KeyChecked: true, Args: ArgsSame}},
+			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "www",
+			proofs: map[string]string{"www": string(ProofKeyVacant)},
+		},
+		"VacantKeyElsewhere": {
+			reason:  "a resource whose external name is the vacant key but that was found at another Terraform ID is not proven by it",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, Key: "zones/other/records/www/A", KeyChecked: true, Args: ArgsSame}},
+			outcome: OutcomeConflict, why: ReasonNotOurs,
+			proofs: map[string]string{vacantKey: ""},
+		},
 		// Issue #29: a weak proof adopts only what matches the create.
 		"VacantKeyArgsDiffer": {
 			reason:  "a record someone made at the key between the probe and the create differs from what the create sent: a conflict, never adopted (the provider would rewrite it)",
@@ -182,6 +199,13 @@ func TestDecideOwnership(t *testing.T) {
 			found:   []ExternalResource{{ID: vacantKey}},
 			outcome: OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
+		},
+		"VacantKeyUncheckedTagged": {
+			reason:  "an unchecked vacant key proves nothing, but does not hide the crossplane tags the resource carries: their weak proof still speaks",
+			mod:     vacant,
+			found:   []ExternalResource{{ID: vacantKey, Tags: ourTags, Args: ArgsSame}},
+			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			proofs: map[string]string{vacantKey: string(ProofTagsUntimed)},
 		},
 		"VacantKeyOtherID": {
 			reason:  "a resource at another key than the one read free is not proven by it",

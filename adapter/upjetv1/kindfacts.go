@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/crossplane/upjet/pkg/config"
+	"github.com/crossplane/upjet/pkg/terraform"
 	"github.com/crossplane/upjet/pkg/types/name"
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
@@ -16,8 +17,9 @@ import (
 // per-kind code. Provider is left empty: the caller knows it.
 //
 // Whether the ID is known before the create comes from r.ExternalName
-// (adapter.ExternalNameFacts, which hands its functions a probe external
-// name and tells the configurations apart).
+// (adapter.ProbeExternalName, which hands its functions a probe external
+// name, parameters synthesised from the Terraform schema and a setup of
+// upjet's own types, and tells the configurations apart).
 //
 // TagFields are the tags or labels map fields of the Terraform schema that
 // spec.forProvider carries (not computed-only): tags, labels and any
@@ -25,7 +27,10 @@ import (
 func KindFacts(r *config.Resource) strategy.Facts {
 	f := strategy.Facts{TerraformResource: r.Name}
 	en := r.ExternalName
-	f.IDKnownBeforeCreate, f.ExternalNameConfig, f.Detail = adapter.ExternalNameFacts(en.DisableNameInitializer, en.SetIdentifierArgumentFn, en.GetIDFn)
+	nf := adapter.ProbeExternalName(adapter.NameProbe{DisableNameInitializer: en.DisableNameInitializer,
+		SetIdentifierArgument: en.SetIdentifierArgumentFn, GetID: en.GetIDFn,
+		Parameters: probeParameters(r.TerraformResource), Setup: probeSetup})
+	f.IDKnownBeforeCreate, f.IDFromSpec, f.ExternalNameConfig, f.Detail = nf.IDKnownBeforeCreate, nf.IDFromSpec, nf.Config, nf.Detail
 	f.TagFields = tagFields(r.Name, r.TerraformResource)
 	return f
 }
@@ -48,4 +53,38 @@ func tagFields(tfResource string, r *schema.Resource) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// probeSetup is the setup ProbeExternalName hands a GetIDFn: upjet's own
+// terraform.Setup.Map, with placeholders where provider-upjet-aws, -gcp
+// and -azure's GetIDFns read it (region, project, zone, subscription,
+// account).
+var probeSetup = terraform.Setup{
+	Configuration: terraform.ProviderConfiguration{
+		"region": "intentjournal-probe-region", "project": "intentjournal-probe-project", "zone": "intentjournal-probe-zone",
+		"subscription_id": "intentjournal-probe-subscription",
+	},
+	ClientMetadata: map[string]string{"account_id": "intentjournal-probe-account", "region": "intentjournal-probe-region"},
+}.Map()
+
+// probeParameters returns ProbeExternalName's parameter sets for the
+// Terraform resource r: its top-level string and number arguments
+// (adapter.ProbeParameters).
+func probeParameters(r *schema.Resource) [2]map[string]any {
+	if r == nil {
+		return adapter.ProbeParameters(nil, nil)
+	}
+	var str, num []string
+	for k, s := range r.Schema {
+		if s == nil || !(s.Optional || s.Required) {
+			continue
+		}
+		switch s.Type {
+		case schema.TypeString:
+			str = append(str, k)
+		case schema.TypeInt, schema.TypeFloat:
+			num = append(num, k)
+		}
+	}
+	return adapter.ProbeParameters(str, num)
 }

@@ -3,6 +3,8 @@ package upjetv1
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/crossplane/upjet/pkg/config"
@@ -31,6 +33,18 @@ func TestKindFacts(t *testing.T) {
 	failing.DisableNameInitializer = false
 	failing.GetIDFn = func(context.Context, string, map[string]any, map[string]any) (string, error) {
 		return "", errors.New("needs the provider's client")
+	}
+	zoneAssociation := &schema.Resource{Schema: map[string]*schema.Schema{
+		"zone_id": {Type: schema.TypeString, Required: true},
+		"vpc_id":  {Type: schema.TypeString, Required: true},
+	}}
+	accountARN := config.NameAsIdentifier
+	accountARN.GetIDFn = func(_ context.Context, name string, _ map[string]any, setup map[string]any) (string, error) {
+		md, ok := setup["client_metadata"].(map[string]string)
+		if !ok {
+			return "", errors.New("no client_metadata")
+		}
+		return "arn:aws:iam::" + md["account_id"] + ":policy/" + name, nil
 	}
 	cases := map[string]struct {
 		reason string
@@ -89,6 +103,29 @@ func TestKindFacts(t *testing.T) {
 				TagFields: []string{"tags"}},
 			wantStrategy: strategy.ListByTags,
 		},
+		// Issue #32, item 1: probed with the types upjet passes and
+		// parameters synthesised from the schema.
+		"FormattedIdentifierFromProvider": {
+			reason: "no external name before the create, but a GetIDFn that builds the ID from the spec: its ID is known (provider-upjet-aws's FormattedIdentifierFromProvider)",
+			r: &config.Resource{Name: "aws_route53_zone_association", TerraformResource: zoneAssociation,
+				ExternalName: formattedIdentifierFromProvider(":", "zone_id", "vpc_id")},
+			want:         strategy.Facts{TerraformResource: "aws_route53_zone_association", IDFromSpec: true, ExternalNameConfig: "IdentifierFromSpec"},
+			wantStrategy: strategy.ObserveByName,
+		},
+		"FormattedIdentifierMissingArgument": {
+			reason: "a GetIDFn that needs an argument the schema does not have builds no ID: cloud-assigned",
+			r: &config.Resource{Name: "aws_route53_zone_association", TerraformResource: untagged,
+				ExternalName: formattedIdentifierFromProvider(":", "zone_id", "vpc_id")},
+			want:         strategy.Facts{TerraformResource: "aws_route53_zone_association", ExternalNameConfig: "IdentifierFromProvider"},
+			wantStrategy: strategy.ReportOnly,
+		},
+		"CustomReadsClientMetadata": {
+			reason: "a GetIDFn reading the account from client_metadata, a map[string]string as upjet passes it, is probed as it runs",
+			r:      &config.Resource{Name: "aws_iam_policy", ExternalName: accountARN},
+			want: strategy.Facts{TerraformResource: "aws_iam_policy", IDKnownBeforeCreate: true,
+				ExternalNameConfig: "Templated:params/setup+bound-name"},
+			wantStrategy: strategy.ObserveByName,
+		},
 		"CustomFailing": {
 			reason: "a GetIDFn that cannot run on spec and setup alone is taken as cloud-assigned",
 			r:      &config.Resource{Name: "aws_custom", ExternalName: failing},
@@ -108,4 +145,24 @@ func TestKindFacts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// formattedIdentifierFromProvider is provider-upjet-aws's
+// FormattedIdentifierFromProvider (config/externalname.go), as it builds
+// the configuration: IdentifierFromProvider with a GetIDFn that joins the
+// arguments keys with separator, failing when one is missing.
+func formattedIdentifierFromProvider(separator string, keys ...string) config.ExternalName {
+	e := config.IdentifierFromProvider
+	e.GetIDFn = func(_ context.Context, _ string, parameters map[string]any, _ map[string]any) (string, error) {
+		vals := make([]string, 0, len(keys))
+		for _, key := range keys {
+			v, ok := parameters[key].(string)
+			if !ok || v == "" {
+				return "", fmt.Errorf("%s cannot be empty", key)
+			}
+			vals = append(vals, v)
+		}
+		return strings.Join(vals, separator), nil
+	}
+	return e
 }

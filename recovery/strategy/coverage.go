@@ -98,7 +98,7 @@ func Measure(kinds []Facts, t Templates) Coverage {
 
 // unusedReason says why the template of f's resource type did not decide f.
 func unusedReason(f Facts) string {
-	if f.IDKnownBeforeCreate {
+	if f.IDKnownBeforeCreate || f.IDFromSpec {
 		return "the kind's ID is known before the create: observe-by-name needs no template"
 	}
 	return "the template uses .external_name, which a cloud-assigned kind does not know before the create"

@@ -53,6 +53,14 @@ type Facts struct {
 	// templates bound to arguments and setup); false when the cloud
 	// assigns it (IdentifierFromProvider).
 	IDKnownBeforeCreate bool `json:"idKnownBeforeCreate"`
+	// IDFromSpec is true for a kind with no external name before the
+	// create (upjet's DisableNameInitializer) whose GetIDFn nonetheless
+	// builds the Terraform ID from spec and setup alone, with an empty
+	// external name: upjet's FormattedIdentifierFromProvider and the
+	// configurations built like it. The ID is known before the create,
+	// though not the external name, which the kind's GetExternalNameFn
+	// makes of the state. A kinds file does not carry it yet.
+	IDFromSpec bool `json:"idFromSpec,omitempty"`
 	// ExternalNameConfig names the kind's external-name configuration, for
 	// people: NameAsIdentifier, IdentifierFromProvider, Templated:...,
 	// custom:<function>.
@@ -77,6 +85,13 @@ func Classify(f Facts, t Templates) Decision {
 	tmpl, hasTemplate := t.Lookup(f.TerraformResource)
 	if f.IDKnownBeforeCreate {
 		reason := fmt.Sprintf("the ID is known before the create (%s): Observe by the ID the create would have made", f.ExternalNameConfig)
+		if hasTemplate {
+			reason += "; its ID template is not needed and is not used"
+		}
+		return Decision{Strategy: ObserveByName, Reason: reason}
+	}
+	if f.IDFromSpec {
+		reason := fmt.Sprintf("the cloud names the resource, but its ID is built from spec and setup before the create (%s): Observe by that ID, adopt by the external name the state gives", f.ExternalNameConfig)
 		if hasTemplate {
 			reason += "; its ID template is not needed and is not used"
 		}

@@ -37,6 +37,12 @@ func TestClassify(t *testing.T) {
 			facts:  Facts{Provider: "aws", TerraformResource: "aws_s3_bucket", IDKnownBeforeCreate: true, ExternalNameConfig: "ParameterAsIdentifier"},
 			want:   Decision{ObserveByName, "the ID is known before the create (ParameterAsIdentifier): Observe by the ID the create would have made; its ID template is not needed and is not used"},
 		},
+		"IDFromSpec": {
+			reason: "a cloud-named kind whose GetIDFn builds the ID from spec alone is observed by that ID, before any template or tags",
+			facts: Facts{Provider: "aws", TerraformResource: "google_dns_record_set", IDFromSpec: true, ExternalNameConfig: "IdentifierFromSpec",
+				TagFields: []string{"tags"}},
+			want: Decision{ObserveByName, "the cloud names the resource, but its ID is built from spec and setup before the create (IdentifierFromSpec): Observe by that ID, adopt by the external name the state gives; its ID template is not needed and is not used"},
+		},
 		"Templated": {
 			reason: "a cloud-assigned kind with a template that needs no external name is observed by the rendered ID",
 			facts:  Facts{Provider: "gcp", TerraformResource: "google_dns_record_set", ExternalNameConfig: "IdentifierFromProvider"},
