@@ -281,7 +281,8 @@ func (fn KeyProbeFn) ProbeKey(ctx context.Context, mg client.Object) (string, bo
 var _ KeyProbe = KeyProbeFn(nil)
 
 // probeKey returns the key the kind's KeyProbe read free for mg's
-// create, or "" when the kind has no probe or the key is held (the create
+// create; with no probe, the key the reconcile's own Observe found vacant
+// (ObservedKey); or "" when there is none or the key is held (the create
 // goes ahead without the key-vacant proof, and will meet "already
 // exists"). A probe that fails fails the create, which is retried: every
 // create of a probed kind carries the proof, so a crash never leaves one
@@ -289,7 +290,9 @@ var _ KeyProbe = KeyProbeFn(nil)
 func (k *Kind) probeKey(ctx context.Context, mg client.Object) (string, error) {
 	p := k.a.probes[k.gvk.GroupKind()]
 	if p == nil {
-		return "", nil
+		// The key the reconcile's own Observe found vacant, if the
+		// kind claims it (WithObservedKeys).
+		return k.observedKey(mg), nil
 	}
 	key, vacant, err := p.ProbeKey(ctx, mg)
 	switch {

@@ -180,7 +180,47 @@ func (t *templateKind) find(ctx context.Context, c *recovery.Candidate) ([]recov
 	if err != nil || len(found) == 0 || t.claims == nil || c.Intent.VacantKey != id {
 		return found, err
 	}
-	holders, err := t.otherClaimants(ctx, id, c.Object.GetUID())
+	holders, err := otherClaimants(ctx, t.claims, t.claimants[t.tfResource], t.tfResource, id, c.Object.GetUID())
+	if err != nil {
+		return nil, err
+	}
+	found[0].KeyChecked, found[0].KeyHolders = true, holders
+	return found, nil
+}
+
+// nameKind is one observe-by-name kind: its finder, which checks the
+// claimants of the key a create's own Observe found vacant
+// (WithObservedKeys) when WithVacantKeys gives it a reader.
+type nameKind struct {
+	tfResource string
+	// fromSpec says the kind's GetIDFn builds the ID from spec alone
+	// (strategy.Facts.IDFromSpec): an intent with no external name is
+	// observed with an empty one.
+	fromSpec  bool
+	observe   func(c *recovery.Candidate) ObserveFunc
+	claims    client.Reader
+	claimants map[string][]schema.GroupVersionKind
+}
+
+// find is the observe-by-name Finder (ObserveFinder). A resource found at
+// the intent's VacantKey carries the key's other claimants.
+func (n *nameKind) find(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
+	name := c.Intent.ExternalName
+	if name == "" && !n.fromSpec {
+		return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
+	}
+	if c.Object == nil {
+		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+	}
+	obj, args, err := createObject(c)
+	if err != nil {
+		return nil, err
+	}
+	found, err := n.observe(c)(ctx, obj, args, name)
+	if err != nil || len(found) == 0 || n.claims == nil || c.Intent.VacantKey == "" || found[0].AtKey() != c.Intent.VacantKey {
+		return found, err
+	}
+	holders, err := otherClaimants(ctx, n.claims, n.claimants[n.tfResource], n.tfResource, c.Intent.VacantKey, c.Object.GetUID())
 	if err != nil {
 		return nil, err
 	}
@@ -231,15 +271,16 @@ func (t *templateKind) probe(ctx context.Context, mg client.Object) (string, boo
 	return id, true, nil
 }
 
-// otherClaimants returns the managed resources of the kind's Terraform
-// resource type, but uid, labelled as claiming key: "Kind namespace/name".
-func (t *templateKind) otherClaimants(ctx context.Context, key string, uid types.UID) ([]string, error) {
-	sel := client.MatchingLabels{KeyLabel: KeyLabelValue(t.tfResource, key)}
+// otherClaimants returns the managed resources of kinds (those of the
+// Terraform resource type tfResource), but uid, labelled as claiming key:
+// "Kind namespace/name".
+func otherClaimants(ctx context.Context, claims client.Reader, kinds []schema.GroupVersionKind, tfResource, key string, uid types.UID) ([]string, error) {
+	sel := client.MatchingLabels{KeyLabel: KeyLabelValue(tfResource, key)}
 	var out []string
-	for _, gvk := range t.claimants[t.tfResource] {
+	for _, gvk := range kinds {
 		l := &metav1.PartialObjectMetadataList{}
 		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-		if err := t.claims.List(ctx, l, sel); err != nil {
+		if err := claims.List(ctx, l, sel); err != nil {
 			return nil, fmt.Errorf("cannot list the %s that claim %s: %w", gvk.Kind, key, err)
 		}
 		for _, o := range l.Items {

@@ -297,13 +297,15 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 		d.Strategies[gk] = KindStrategy{TerraformResource: tf, Decision: dec}
 		switch dec.Strategy {
 		case strategy.ObserveByName:
-			if inProcess {
-				d.Finders[gk] = ObserveFinder(k.Observe)
-				break
+			n := &nameKind{tfResource: tf, fromSpec: k.Facts.IDFromSpec && !k.Facts.IDKnownBeforeCreate, observe: k.observeFor, claimants: claimants}
+			if o.apiReader != nil && inProcess {
+				// Its create claims the key its in-process Observe found
+				// vacant (WithObservedKeys): a key label of this type.
+				// A Terraform CLI kind's create claims none.
+				n.claims = o.apiReader
+				claimants[tf] = append(claimants[tf], k.GVK)
 			}
-			d.Finders[gk] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-				return ObserveFinder(k.observeFor(c)).Find(ctx, c)
-			})
+			d.Finders[gk] = recovery.FinderFn(n.find)
 		case strategy.ObserveByTemplate:
 			t := &templateKind{tfResource: tf, tmpl: tmpl, kube: kube, observe: k.observeFor(nil), render: k.Render, newManaged: k.New,
 				claims: o.apiReader, claimants: claimants}

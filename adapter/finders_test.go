@@ -99,8 +99,19 @@ func TestDeriveFindersLookup(t *testing.T) {
 	render := func(_ context.Context, _ *strategy.Template, mg client.Object) (string, error) {
 		return "zones/z/records/" + mg.GetName(), nil
 	}
+	// bySpec is an in-process observe-by-name kind whose GetIDFn builds
+	// the ID from spec alone, its external name empty before the create
+	// (a type the fake client can label and list).
+	bySpec := corev1.SchemeGroupVersion.WithKind("Secret")
+	const specKey = "zones/z/spec/www"
+	var observed []string
+	observe := func(_ context.Context, _ *unstructured.Unstructured, _ map[string]any, name string) ([]recovery.ExternalResource, error) {
+		observed = append(observed, name)
+		return []recovery.ExternalResource{{ID: "www-named-by-the-cloud", Key: specKey}}, nil
+	}
 	kinds := []DerivedKind{
 		{GVK: byName, Facts: strategy.Facts{TerraformResource: "fake_bucket", IDKnownBeforeCreate: true, ExternalNameConfig: "ParameterAsIdentifier"}, Lookup: lookup},
+		{GVK: bySpec, Facts: strategy.Facts{TerraformResource: "fake_spec", IDFromSpec: true, ExternalNameConfig: "IdentifierFromSpec"}, Observe: observe},
 		{GVK: byTemplate, Facts: strategy.Facts{TerraformResource: "fake_dns", ExternalNameConfig: "IdentifierFromProvider"}, Lookup: lookup,
 			Render: render, New: func() client.Object { return &corev1.ConfigMap{} }},
 		{GVK: byTags, Facts: strategy.Facts{TerraformResource: "fake_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}}, Lookup: lookup},
@@ -159,6 +170,54 @@ func TestDeriveFindersLookup(t *testing.T) {
 		got, err := d.Finders[byName.GroupKind()].Find(ctx, candidate(byName, "team-a", "b", "my-bucket", nil))
 		if err == nil || got != nil {
 			t.Errorf("Find = %v, %v; want the lookup's error, not nothing found", got, err)
+		}
+	})
+	t.Run("ObserveBySpecID", func(t *testing.T) {
+		// Issue #32, items 2 and 3: observed with an empty external
+		// name, found at the key its create's Observe found vacant, the
+		// key's other claimants named.
+		other := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "team-b", Name: "twin", UID: "uid-twin",
+			Labels: map[string]string{KeyLabel: KeyLabelValue("fake_spec", specKey)}}}
+		for _, tc := range []struct {
+			name    string
+			vacant  string
+			twin    bool
+			checked bool
+			holders []string
+		}{
+			{name: "no vacant key: nothing checked"},
+			{name: "another key: nothing checked", vacant: "zones/z/spec/elsewhere"},
+			{name: "the vacant key, no other claimant", vacant: specKey, checked: true},
+			{name: "the vacant key, claimed by a twin too", vacant: specKey, twin: true, checked: true, holders: []string{"Secret team-b/twin"}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				if tc.twin {
+					if err := kube.Create(ctx, other.DeepCopy()); err != nil {
+						t.Fatal(err)
+					}
+					defer func() { _ = kube.Delete(ctx, other.DeepCopy()) }()
+				}
+				observed = nil
+				c := candidate(bySpec, "team-a", "www", "", map[string]any{"name": "www"})
+				c.Intent.VacantKey = tc.vacant
+				got, err := d.Finders[bySpec.GroupKind()].Find(ctx, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []recovery.ExternalResource{{ID: "www-named-by-the-cloud", Key: specKey, KeyChecked: tc.checked, KeyHolders: tc.holders}}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("Find: -want +got:\n%s", diff)
+				}
+				if diff := cmp.Diff([]string{""}, observed); diff != "" {
+					t.Errorf("observed by external name: -want +got:\n%s", diff)
+				}
+			})
+		}
+	})
+	t.Run("ObserveByNameNeedsAName", func(t *testing.T) {
+		calls = nil
+		if _, err := d.Finders[byName.GroupKind()].Find(ctx, candidate(byName, "team-a", "b", "", nil)); err == nil || len(calls) != 0 {
+			t.Errorf("Find with no external name: %v after %d lookups, want an error and none", err, len(calls))
 		}
 	})
 	t.Run("ObserveByTemplate", func(t *testing.T) {

@@ -36,6 +36,20 @@ func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
 	return func(k *Kind) { k.nameFromID = fn }
 }
 
+// WithObservedKeys makes the kind claim, at no API write or read of its
+// own, the key its reconcile's own Observe found vacant just before a
+// create: the Terraform ID the kind's GetIDFn built from the external
+// name and spec, which a line passes to ObservedKey. tfResource is the
+// kind's Terraform resource type, which scopes the key (KeyLabelValue).
+// It gives every kind whose ID is known before the create (observe-by-name,
+// and a cloud-named kind whose GetIDFn builds its ID from spec alone) the
+// key-vacant proof (recovery.ProofKeyVacant) that WithVacantKeys' finders
+// check, so that such a kind with no tags adopts what an interrupted
+// create made with no operator.
+func WithObservedKeys(tfResource string) KindOption {
+	return func(k *Kind) { k.keyResource = tfResource }
+}
+
 // TerraformIDFunc returns the Terraform ID that the async create of obj
 // left in upjet's OperationTrackerStore, or "" when it holds none. A line
 // reads it from its upjet's operation tracker.
@@ -88,6 +102,12 @@ type Kind struct {
 	requeue chan event.GenericEvent
 	// stranded backs off Reconciler's requeues of incomplete creates.
 	stranded workqueue.TypedRateLimiter[types.NamespacedName]
+
+	// keyResource is the Terraform resource type of WithObservedKeys, ""
+	// without it; vacant holds, by managed resource UID, the key the
+	// reconcile's last Observe found vacant (ObservedKey).
+	keyResource string
+	vacant      map[types.UID]string
 }
 
 // flight is a create dispatched by this process whose callback has not
@@ -113,7 +133,7 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, tfID TerraformIDFunc, opts .
 	if a == nil {
 		return nil
 	}
-	k := &Kind{a: a, gvk: gvk, tfID: tfID, inflight: map[types.NamespacedName]*flight{},
+	k := &Kind{a: a, gvk: gvk, tfID: tfID, inflight: map[types.NamespacedName]*flight{}, vacant: map[types.UID]string{},
 		nameFromID: func(id string) (string, error) { return id, nil }, requeue: make(chan event.GenericEvent), stranded: newStrandedBackoff()}
 	for _, o := range opts {
 		o(k)
@@ -371,4 +391,57 @@ func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.
 		return e.Outcome, nil, fmt.Errorf("cannot get %s after resolving its create intent: %w", key, err)
 	}
 	return e.Outcome, fresh, nil
+}
+
+// ObservedKey records what the reconcile's own Observe of mg read, key
+// being the Terraform ID it read at ("" when it read at none, as for a
+// kind whose ID the cloud assigns) and vacant true when it found nothing
+// there. A line calls it after every Observe of a kind WithObservedKeys
+// configures; it does nothing for another kind.
+//
+// A vacant key is claimed on mg in memory only: mg is labelled KeyLabel,
+// the key's hash. crossplane-runtime's managed reconciler persists the
+// label with the Update that marks the create pending, which it makes
+// after an Observe that found nothing and before it calls Create, and a
+// conflict there requeues without creating (crossplane-runtime v2.2.1
+// pkg/reconciler/managed/reconciler.go:1289-1312; v1.20 alike). So the
+// claim is where every replica's recovery reads it before the create is
+// dispatched, at no API write of its own, and Create records the key as
+// the intent's VacantKey. A resource being deleted, or one whose earlier
+// create is still unsettled (its claim must stay until recovery resolves
+// it), claims nothing.
+func (k *Kind) ObservedKey(mg client.Object, key string, vacant bool) {
+	if k == nil || k.keyResource == "" {
+		return
+	}
+	uid := mg.GetUID()
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.vacant, uid)
+	if !vacant || key == "" || mg.GetDeletionTimestamp() != nil {
+		return
+	}
+	if in, has, err := journal.AnnotationIntent(mg.GetAnnotations()); has && (err != nil || in.Unsettled()) {
+		return
+	}
+	labels := mg.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[KeyLabel] = KeyLabelValue(k.keyResource, key)
+	mg.SetLabels(labels)
+	k.vacant[uid] = key
+}
+
+// observedKey returns, and forgets, the key the last Observe of mg found
+// vacant (ObservedKey), if mg still carries its claim: "" otherwise.
+func (k *Kind) observedKey(mg client.Object) string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	key, ok := k.vacant[mg.GetUID()]
+	delete(k.vacant, mg.GetUID())
+	if !ok || mg.GetLabels()[KeyLabel] != KeyLabelValue(k.keyResource, key) {
+		return ""
+	}
+	return key
 }

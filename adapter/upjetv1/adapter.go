@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -58,7 +59,14 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 	if a == nil {
 		return nil
 	}
-	return &Kind{k: a.Adapter.Kind(gvk, func(mg client.Object) (string, error) { return trackedID(store, mg) }, opts...)}
+	return &Kind{k: a.Adapter.Kind(gvk, func(mg client.Object) (string, error) { return trackedID(store, mg) }, opts...),
+		key: func(mg resource.Managed) string {
+			id, err := trackedID(store, mg)
+			if err != nil {
+				return ""
+			}
+			return id
+		}}
 }
 
 // HoldUntilRecovered is adapter.Adapter's; a nil Adapter returns mgr.
@@ -80,8 +88,15 @@ func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, na
 	return a.core().RequeueBucket(ctx, bucketOf)
 }
 
-// KindOption configures a Kind: WithNaturalKey, WithExternalNameFromID.
+// KindOption configures a Kind: WithNaturalKey, WithExternalNameFromID,
+// WithObservedKeys.
 type KindOption = adapter.KindOption
+
+// WithObservedKeys makes the kind claim the key its reconcile's own
+// Observe found vacant (adapter.WithObservedKeys), tfResource being its
+// Terraform resource type: what gives an untagged kind whose ID is known
+// before the create the key-vacant proof, at no API write of its own.
+func WithObservedKeys(tfResource string) KindOption { return adapter.WithObservedKeys(tfResource) }
 
 // WithNaturalKey records the kind's natural-key fields in every intent's
 // lookup keys (adapter.WithNaturalKey), e.g. SpecFields("zone", "name").

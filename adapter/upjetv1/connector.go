@@ -19,6 +19,9 @@ import (
 // controller's Setup reads the same with intentjournal on or off.
 type Kind struct {
 	k *adapter.Kind
+	// key reads the Terraform ID the kind's Observe is about to read at,
+	// from upjet's OperationTrackerStore; nil reads none.
+	key func(mg resource.Managed) string
 }
 
 // core returns the shared create path, nil for a nil k.
@@ -53,11 +56,12 @@ func (k *Kind) WrapConnecter(c managed.ExternalConnecter) managed.ExternalConnec
 	if k == nil {
 		return c
 	}
-	return &connecter{k: k.k, inner: c}
+	return &connecter{k: k.k, key: k.key, inner: c}
 }
 
 type connecter struct {
 	k     *adapter.Kind
+	key   func(mg resource.Managed) string
 	inner managed.ExternalConnecter
 }
 
@@ -66,21 +70,31 @@ func (c *connecter) Connect(ctx context.Context, mg resource.Managed) (managed.E
 	if err != nil {
 		return nil, err
 	}
-	return &external{k: c.k, inner: ec}, nil
+	return &external{k: c.k, key: c.key, inner: ec}, nil
 }
 
 type external struct {
 	k     *adapter.Kind
+	key   func(mg resource.Managed) string
 	inner managed.ExternalClient
 }
 
 // Observe calls the inner client and, when the resource exists, settles
 // its unsettled intent once its external name is known (Kind.Observed).
+// It reads first the Terraform ID the inner Observe reads at, which
+// upjet's Connect puts in the OperationTrackerStore's state; when nothing
+// is there, a kind configured WithObservedKeys claims it for the create
+// that follows (Kind.ObservedKey).
 func (e *external) Observe(ctx context.Context, mg resource.Managed) (managed.ExternalObservation, error) {
+	key := ""
+	if e.key != nil {
+		key = e.key(mg)
+	}
 	obs, err := e.inner.Observe(ctx, mg)
 	if err == nil && obs.ResourceExists {
 		e.k.Observed(ctx, mg)
 	}
+	e.k.ObservedKey(mg, key, err == nil && !obs.ResourceExists)
 	return obs, err
 }
 

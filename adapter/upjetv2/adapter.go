@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -63,7 +64,14 @@ func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.Operatio
 	if a == nil {
 		return nil
 	}
-	return &Kind{k: a.Adapter.Kind(gvk, func(mg client.Object) (string, error) { return trackedID(store, mg) }, opts...)}
+	return &Kind{k: a.Adapter.Kind(gvk, func(mg client.Object) (string, error) { return trackedID(store, mg) }, opts...),
+		key: func(mg resource.Managed) string {
+			id, err := trackedID(store, mg)
+			if err != nil {
+				return ""
+			}
+			return id
+		}}
 }
 
 // HoldUntilRecovered is adapter.Adapter's; a nil Adapter returns mgr.

@@ -61,6 +61,16 @@ func ObserveCreate(ctx context.Context, connector managed.ExternalConnector, sto
 		return nil, fmt.Errorf("cannot connect to the provider: %w", err)
 	}
 	defer func() { _ = ext.Disconnect(ctx) }()
+	// The Terraform ID the read is made at, which Connect built with the
+	// kind's GetIDFn: the key a create's Observe found vacant.
+	key, err := trackedID(store, mg)
+	if err != nil {
+		return nil, err
+	}
+	if key == "" && name == "" {
+		// A read at no ID finds nothing, which would prove nothing.
+		return nil, fmt.Errorf("cannot observe %s: no external name, and its GetIDFn builds no Terraform ID from its spec", mg.GetName())
+	}
 	obs, err := ext.Observe(ctx, mg)
 	if err != nil {
 		return nil, fmt.Errorf("cannot observe external name %q: %w", name, err)
@@ -72,5 +82,14 @@ func ObserveCreate(ctx context.Context, connector managed.ExternalConnector, sto
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the observation: %w", err)
 	}
-	return []recovery.ExternalResource{adapter.ObservedResource(u, name, args, obs.ResourceUpToDate)}, nil
+	// Observe sets the external name the kind's GetExternalNameFn makes
+	// of the state: for a kind the cloud names, the only way to know it.
+	if n := meta.GetExternalName(mg); n != "" {
+		name = n
+	}
+	r := adapter.ObservedResource(u, name, args, obs.ResourceUpToDate)
+	if key != name {
+		r.Key = key
+	}
+	return []recovery.ExternalResource{r}, nil
 }

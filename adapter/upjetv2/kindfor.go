@@ -36,7 +36,10 @@ func FromManager(mgr manager.Manager) *Adapter {
 //     state (Adapter.WorkspaceKind);
 //   - the natural key: NaturalKey's fields, else those of the kind's ID
 //     template (see NaturalKey);
-//   - ExternalNameFromID and WorkspaceRoot, where Configure recorded them.
+//   - ExternalNameFromID and WorkspaceRoot, where Configure recorded them;
+//   - for a plugin SDK or framework kind, the key its reconcile's Observe
+//     found vacant, claimed at no API write of its own
+//     (adapter.WithObservedKeys).
 func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, gvk schema.GroupVersionKind) (*Kind, error) {
 	a := FromManager(mgr)
 	if a == nil {
@@ -58,6 +61,10 @@ func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, g
 		if f.nameFromID != nil {
 			opts = append(opts, WithExternalNameFromID(f.nameFromID))
 		}
+		// The in-process connectors read at the ID the kind's GetIDFn
+		// builds: a create claims what its reconcile's Observe found
+		// vacant.
+		opts = append(opts, adapter.WithObservedKeys(resourceType))
 		return a.Kind(gvk, o.OperationTrackerStore, opts...), nil
 	}
 	return a.WorkspaceKind(gvk, r, f.workspaceRoot, opts...), nil
