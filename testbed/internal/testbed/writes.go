@@ -22,11 +22,11 @@ type MRWrites struct {
 }
 
 // mrResources are the API resources (plurals) of the fake cloud's managed
-// kinds (the generated provider's Record, Bucket, LateTagNetwork and
+// kinds (the generated provider's Record, Bucket, LateTagNetwork, SpecRecord and
 // Terraform CLI kinds too), whose writes CountWrites counts.
 var mrResources = map[string]bool{
 	"recordsets": true, "networks": true, "addresses": true, "records": true, "buckets": true,
-	"clirecordsets": true, "clinetworks": true, "latetagnetworks": true,
+	"clirecordsets": true, "clinetworks": true, "latetagnetworks": true, "specrecords": true,
 }
 
 // CountWrites counts the API writes the provider logged (--log-api-writes)

@@ -58,6 +58,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		"LateTagNetwork.fakecloud.intentjournal.io":   strategy.ListByTags,
 		"Record.fakecloud.intentjournal.io":           strategy.ObserveByTemplate,
 		"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
+		"SpecRecord.fakecloud.intentjournal.io":       strategy.ObserveByName,
 		"RecordSet.fakecloud.m.intentjournal.io":      strategy.ListByTags,
 		"Network.fakecloud.m.intentjournal.io":        strategy.ListByTags,
 		"Address.fakecloud.m.intentjournal.io":        strategy.ListByTags,
@@ -66,6 +67,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		"LateTagNetwork.fakecloud.m.intentjournal.io": strategy.ListByTags,
 		"Record.fakecloud.m.intentjournal.io":         strategy.ObserveByTemplate,
 		"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
+		"SpecRecord.fakecloud.m.intentjournal.io":     strategy.ObserveByName,
 	}
 	cases := map[string]struct {
 		reason string
@@ -96,6 +98,7 @@ func TestNewFindersTestBed(t *testing.T) {
 				"LateTagNetwork.fakecloud.intentjournal.io":   strategy.ReportOnly,
 				"Record.fakecloud.intentjournal.io":           strategy.ReportOnly,
 				"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
+				"SpecRecord.fakecloud.intentjournal.io":       strategy.ObserveByName,
 				"RecordSet.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
 				"Network.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
 				"Address.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
@@ -104,6 +107,7 @@ func TestNewFindersTestBed(t *testing.T) {
 				"LateTagNetwork.fakecloud.m.intentjournal.io": strategy.ReportOnly,
 				"Record.fakecloud.m.intentjournal.io":         strategy.ReportOnly,
 				"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
+				"SpecRecord.fakecloud.m.intentjournal.io":     strategy.ObserveByName,
 			},
 		},
 	}

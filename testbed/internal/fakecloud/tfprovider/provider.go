@@ -76,6 +76,7 @@ func New() *schema.Provider {
 			CLIRecordSetResource:   resourceRecordSet(),
 			CLINetworkResource:     resourceNetwork(),
 			LateTagNetworkResource: resourceLateTagNetwork(),
+			SpecRecordResource:     resourceSpecRecord(),
 		},
 		ConfigureContextFunc: configure,
 	}

@@ -30,6 +30,20 @@ func parseRecordID(id string) (zone, name, typ string, err error) {
 	return p[1], p[3], p[4], nil
 }
 
+// SpecRecordResource is the record again (resourceRecord) under a type of
+// its own, which the v2 test bed configures as provider-upjet-aws's
+// FormattedIdentifierFromProvider configures a kind: no external name
+// before the create, and a GetIDFn that builds the Terraform ID from the
+// arguments alone (RecordID).
+const SpecRecordResource = "fakecloud_spec_record"
+
+// resourceSpecRecord is SpecRecordResource's resource: the record's.
+func resourceSpecRecord() *schema.Resource {
+	r := resourceRecord()
+	r.Description = "A DNS record set like fakecloud_record, for a kind whose ID its GetIDFn builds from zone, name and type with no external name (FormattedIdentifierFromProvider)."
+	return r
+}
+
 // resourceRecord is the fake cloud's record set as a GCP-like Terraform
 // resource presents it: no tags argument, and a Terraform ID composed from
 // zone, name and type (RecordID) rather than the cloud's own ID, which

@@ -14,7 +14,10 @@
 //     (fakecloud_record_set), Network (fakecloud_network), Record
 //     (fakecloud_record), Bucket (fakecloud_bucket) and LateTagNetwork
 //     (fakecloud_late_tag_network, the network tagged in a call after its
-//     create, declared upjetv2.TagsAfterCreate);
+//     create, declared upjetv2.TagsAfterCreate) and SpecRecord
+//     (fakecloud_spec_record, the record configured as
+//     FormattedIdentifierFromProvider configures a kind: its ID built from
+//     its spec, with no external name before the create);
 //   - the no-fork Terraform plugin framework client: Address
 //     (fakecloud_address);
 //   - the Terraform CLI (a terraform process per workspace): CLIRecordSet

@@ -40,6 +40,7 @@ var want = map[string]kindConfig{
 	CLIRecordSetResource:   {Kind: "CLIRecordSet", Connector: cli, UseAsync: true, Tagged: true},
 	CLINetworkResource:     {Kind: "CLINetwork", Connector: cli, UseAsync: true, Tagged: true},
 	LateTagNetworkResource: {Kind: "LateTagNetwork", Connector: sdk, UseAsync: true, Tagged: true},
+	SpecRecordResource:     {Kind: "SpecRecord", Connector: sdk, UseAsync: true},
 }
 
 func configOf(r *ujconfig.Resource) kindConfig {

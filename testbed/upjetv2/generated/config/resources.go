@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"slices"
 
@@ -39,6 +41,12 @@ const (
 	// that makes it (tfprovider.LateTagNetworkResource), as AWS's
 	// aws_route53_zone is. It is declared upjetv2.TagsAfterCreate.
 	LateTagNetworkResource = tfprovider.LateTagNetworkResource
+	// SpecRecordResource is the Terraform type behind the SpecRecord
+	// kind: the record again (tfprovider.SpecRecordResource), configured
+	// as provider-upjet-aws's FormattedIdentifierFromProvider configures
+	// a kind (configureSpecRecord): no external name before the create,
+	// and its Terraform ID built from zone, name and type alone.
+	SpecRecordResource = tfprovider.SpecRecordResource
 	// BucketResource is the Terraform type behind the Bucket kind: the
 	// fake cloud's bucket as AWS's aws_s3_bucket presents an S3 bucket,
 	// named by its bucket argument, which is also its Terraform ID.
@@ -53,7 +61,7 @@ const (
 var (
 	// SDKResources are reconciled through upjet's no-fork Terraform plugin
 	// SDK client, in the provider's process.
-	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource, LateTagNetworkResource}
+	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource, LateTagNetworkResource, SpecRecordResource}
 	// FrameworkResources are reconciled through upjet's no-fork Terraform
 	// plugin framework client, in the provider's process.
 	FrameworkResources = []string{AddressResource}
@@ -84,6 +92,7 @@ var kinds = map[string]string{
 	CLIRecordSetResource:   "CLIRecordSet",
 	CLINetworkResource:     "CLINetwork",
 	LateTagNetworkResource: "LateTagNetwork",
+	SpecRecordResource:     "SpecRecord",
 }
 
 // configurators are the per-resource configuration, run by newProvider
@@ -91,6 +100,7 @@ var kinds = map[string]string{
 var configurators = []func(*ujconfig.Provider){
 	configureKinds,
 	configureBucket,
+	configureSpecRecord,
 	configureIntentJournal,
 }
 
@@ -133,6 +143,30 @@ func configureKinds(p *ujconfig.Provider) {
 func configureBucket(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(BucketResource, func(r *ujconfig.Resource) {
 		r.ExternalName = ujconfig.ParameterAsIdentifier("bucket")
+	})
+}
+
+// configureSpecRecord configures the SpecRecord as provider-upjet-aws's
+// FormattedIdentifierFromProvider(separator, keys...) configures a kind
+// (config/externalname.go there): IdentifierFromProvider, so no external
+// name before the create, with a GetIDFn that builds the Terraform ID
+// from arguments alone, failing when one is missing; here the record's
+// own ID, tfprovider.RecordID.
+func configureSpecRecord(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(SpecRecordResource, func(r *ujconfig.Resource) {
+		e := ujconfig.IdentifierFromProvider
+		e.GetIDFn = func(_ context.Context, _ string, parameters map[string]any, _ map[string]any) (string, error) {
+			var v [3]string
+			for i, key := range []string{"zone", "name", "type"} {
+				s, ok := parameters[key].(string)
+				if !ok || s == "" {
+					return "", fmt.Errorf("%s cannot be empty", key)
+				}
+				v[i] = s
+			}
+			return tfprovider.RecordID(v[0], v[1], v[2]), nil
+		}
+		r.ExternalName = e
 	})
 }
 

@@ -34,14 +34,18 @@ const (
 	// kindLateTagNetwork is the network tagged in a call after its create
 	// (tfprovider.LateTagNetworkResource), declared TagsAfterCreate.
 	kindLateTagNetwork = "LateTagNetwork"
+	// kindSpecRecord is the record whose GetIDFn builds its ID from its
+	// spec, with no external name before the create
+	// (FormattedIdentifierFromProvider's shape): untagged, observe-by-name.
+	kindSpecRecord = "SpecRecord"
 )
 
 const (
 	// namespace holds the namespaced managed resources.
 	namespace = "team-a"
 	// zone holds the RecordSets' record sets, recordZone the Records',
-	// cliZone the CLIRecordSets'.
-	zone, recordZone, cliZone = "example-com", "records-com", "cli-example-com"
+	// specZone the SpecRecords', cliZone the CLIRecordSets'.
+	zone, recordZone, specZone, cliZone = "example-com", "records-com", "spec-records-com", "cli-example-com"
 	// cliCIDRPrefix starts the CIDR block of every CLINetwork,
 	// lateTagCIDRPrefix every LateTagNetwork's, and neither a Network's:
 	// what tells their cloud objects apart.
@@ -154,18 +158,19 @@ func externalName(u unstructured.Unstructured) string {
 // cloudIDs returns the Terraform IDs of the fake cloud's live objects
 // that MRs of kind make: a RecordSet's, a Network's and an Address's (and
 // their CLI twins') is the cloud's ID; a Record's is composed from its
-// zone, name and type (tfprovider.RecordID); a Bucket's is its name. Each
+// zone, name and type (tfprovider.RecordID), as a SpecRecord's is; a
+// Bucket's is its name. Each
 // record set kind has a zone of its own; a CLINetwork's CIDR block starts
 // with cliCIDRPrefix, a LateTagNetwork's with lateTagCIDRPrefix.
 func cloudIDs(s fakecloud.Stats, kind string) []string {
 	var out []string
 	switch kind {
-	case testbed.KindRecordSet, kindRecord, kindCLIRecordSet:
+	case testbed.KindRecordSet, kindRecord, kindSpecRecord, kindCLIRecordSet:
 		for _, rs := range s.Objects.RecordSets {
 			switch {
 			case kind == testbed.KindRecordSet && rs.Zone == zone, kind == kindCLIRecordSet && rs.Zone == cliZone:
 				out = append(out, rs.ID)
-			case kind == kindRecord && rs.Zone == recordZone:
+			case kind == kindRecord && rs.Zone == recordZone, kind == kindSpecRecord && rs.Zone == specZone:
 				out = append(out, tfprovider.RecordID(rs.Zone, rs.Name, rs.Type))
 			}
 		}

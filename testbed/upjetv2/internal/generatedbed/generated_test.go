@@ -37,6 +37,9 @@ var kindsOf = []struct {
 	{kindRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindRecord, name, map[string]any{"zone": recordZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.20"}})
 	}},
+	{kindSpecRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
+		return l.Managed(kindSpecRecord, name, map[string]any{"zone": specZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.21"}})
+	}},
 	{kindBucket, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindBucket, name, map[string]any{})
 	}},
@@ -47,7 +50,7 @@ var kindsOf = []struct {
 
 // TestGeneratedProviderCreatesEveryKind runs the generated provider,
 // wrapped, with no crash: every kind of both scopes (the plugin SDK's
-// RecordSet, Network, LateTagNetwork, Record and Bucket, the plugin
+// RecordSet, Network, LateTagNetwork, Record, SpecRecord and Bucket, the plugin
 // framework's Address,
 // the Terraform CLI's CLIRecordSet and CLINetwork) becomes Ready, bound to exactly one cloud object
 // of its own, and every intent its creates began is settled.

@@ -19,6 +19,7 @@ var connectorOf = map[string]string{
 	testbed.KindNetwork:   "plugin-sdk",
 	kindRecord:            "plugin-sdk",
 	kindLateTagNetwork:    "plugin-sdk",
+	kindSpecRecord:        "plugin-sdk",
 	kindBucket:            "plugin-sdk",
 	kindAddress:           "plugin-framework",
 	kindCLIRecordSet:      "terraform-cli",

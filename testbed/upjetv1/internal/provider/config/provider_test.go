@@ -166,6 +166,9 @@ func TestProviderSchemaJSON(t *testing.T) {
 	// The v2 line's network tagged after its create (LateTagNetwork), the
 	// network's schema under a type of its own.
 	want["fakecloud_late_tag_network"] = want[NetworkResource]
+	// The v2 line's record whose ID is built from its spec (SpecRecord),
+	// the record's schema under a type of its own.
+	want["fakecloud_spec_record"] = want["fakecloud_record"]
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ProviderSchemaJSON(): resource attributes: -want, +got:\n%s", diff)
 	}

@@ -17,6 +17,7 @@ import (
 	network "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/network"
 	record "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/record"
 	recordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/recordset"
+	specrecord "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/fakecloud/specrecord"
 	providerconfig "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/namespaced/providerconfig"
 )
 
@@ -32,6 +33,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		network.Setup,
 		record.Setup,
 		recordset.Setup,
+		specrecord.Setup,
 		providerconfig.Setup,
 	} {
 		if err := setup(mgr, o); err != nil {
@@ -53,6 +55,7 @@ func SetupGated(mgr ctrl.Manager, o controller.Options) error {
 		network.SetupGated,
 		record.SetupGated,
 		recordset.SetupGated,
+		specrecord.SetupGated,
 		providerconfig.SetupGated,
 	} {
 		if err := setup(mgr, o); err != nil {
@@ -73,6 +76,7 @@ func SetupWebhookWithManager(mgr ctrl.Manager) error {
 		network.SetupWebhookWithManager,
 		record.SetupWebhookWithManager,
 		recordset.SetupWebhookWithManager,
+		specrecord.SetupWebhookWithManager,
 		providerconfig.SetupWebhookWithManager,
 	} {
 		if err := setup(mgr); err != nil {

@@ -29,3 +29,6 @@ func (tr *Record) Hub() {}
 
 // Hub marks this type as a conversion hub.
 func (tr *RecordSet) Hub() {}
+
+// Hub marks this type as a conversion hub.
+func (tr *SpecRecord) Hub() {}

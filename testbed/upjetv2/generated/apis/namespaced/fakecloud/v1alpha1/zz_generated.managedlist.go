@@ -79,3 +79,12 @@ func (l *RecordSetList) GetItems() []resource.Managed {
 	}
 	return items
 }
+
+// GetItems of this SpecRecordList.
+func (l *SpecRecordList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
