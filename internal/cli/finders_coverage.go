@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -12,26 +13,37 @@ import (
 )
 
 // coverageSchemaVersion is the schemaVersion of `finders coverage -o json`.
-// It changes when a field is removed or changes meaning.
-const coverageSchemaVersion = 1
+// It changes when a field is removed or changes meaning: 2 counts the
+// outcomes (issue #32) and drops covered and goalCovered.
+const coverageSchemaVersion = 2
 
 // builtinTemplates is what the output names the built-in templates by.
 const builtinTemplates = "built-in"
 
-// The --list values.
+// The --list values: an outcome, the goal's misses, or all.
 const (
-	listReportOnly = "report-only"
-	listAll        = "all"
+	listAdopt          = "adopt"
+	listReport         = "report"
+	listCouldDuplicate = "could-duplicate"
+	listMisses         = "misses"
+	listAll            = "all"
 )
+
+// defaultTaggers are what provider-upjet-aws, -gcp and -azure write into
+// a kind's tags field by default: upjet's config.TagInitializer on AWS,
+// nothing on GCP and Azure.
+var defaultTaggers = map[string]string{"aws": strategy.TaggerCrossplane}
 
 // coverageOptions are the options of `finders coverage`.
 type coverageOptions struct {
 	outputFlag `embed:""`
 
-	Kinds     string `name:"kinds" required:"" placeholder:"FILE" help:"The kinds file: one kind a line with its external-name configuration (testdata/upjet-provider-kinds.tsv's format)."`
-	Templates string `name:"templates" placeholder:"FILE" help:"An ID templates file (RESOURCE<TAB>TEMPLATE a line, # comments), used instead of the built-in templates."`
-	Provider  string `name:"provider" placeholder:"NAME" help:"Only the kinds of this provider (aws, gcp, azure: a provider the kinds file names)."`
-	List      string `name:"list" enum:",report-only,all" default:"" placeholder:"WHICH" help:"Also list kinds by name: report-only (what a template would add) or all."`
+	Kinds     string            `name:"kinds" required:"" placeholder:"FILE" help:"The kinds file: one kind a line with its external-name configuration (testdata/upjet-provider-kinds.tsv's format)."`
+	Templates string            `name:"templates" placeholder:"FILE" help:"An ID templates file (RESOURCE<TAB>TEMPLATE a line, # comments), used instead of the built-in templates."`
+	Provider  string            `name:"provider" placeholder:"NAME" help:"Only the kinds of this provider (aws, gcp, azure: a provider the kinds file names)."`
+	List      string            `name:"list" enum:",adopt,report,could-duplicate,misses,all" default:"" placeholder:"WHICH" help:"Also list kinds by name, with their outcome and why: adopt, report, could-duplicate (each an outcome), misses (the kinds whose outcome is not the goal's) or all."`
+	Inventory bool              `name:"inventory" help:"Measure with a tag inventory serving the list-by-tags kinds (upjetv2.WithInventory)."`
+	Tagger    map[string]string `name:"tagger" placeholder:"PROVIDER=TAGGER" help:"What a provider's tagger writes: none, crossplane (upjet's TagInitializer) or uid (intentjournal's, with the UID tag). Default: aws=crossplane, others none; repeat for several providers."`
 }
 
 // Run runs `finders coverage`.
@@ -43,9 +55,12 @@ func (o *coverageOptions) Run(e *Env) error {
 func (o *coverageOptions) Help() string {
 	return "Classifies every kind of the --kinds file: observe-by-name (ID known before the create), " +
 		"observe-by-template (a cloud-assigned ID an ID template renders from spec), list-by-tags " +
-		"(cloud-assigned, with a tags or labels field) or report-only, and counts them per provider. " +
-		"GOAL counts the kinds that need no per-kind input; GOAL-MET says whether all of them are covered " +
-		"with no template. See docs/recovery.md, Finder strategies and coverage."
+		"(cloud-assigned, with a tags or labels field) or report-only; then tells what becomes of a create " +
+		"of it that a crash interrupted, given the proofs the provider's finders have: adopt (unattended, with " +
+		"the proof), report (for an operator) or could-duplicate (an empty listing that proves nothing clears " +
+		"the intent: must be 0). GOAL counts the kinds the kinds file's own columns say must adopt; GOAL-MET " +
+		"says every kind's outcome is the goal's and none could duplicate. See docs/recovery.md, Finder " +
+		"strategies and coverage."
 }
 
 // coverageOutput is the json and yaml form of `finders coverage`.
@@ -53,7 +68,10 @@ type coverageOutput struct {
 	SchemaVersion int    `json:"schemaVersion"`
 	KindsFile     string `json:"kindsFile"`
 	// Templates is the --templates file, or "built-in".
-	Templates       string                      `json:"templates"`
+	Templates string `json:"templates"`
+	// Inventory and Taggers are what the coverage was measured with.
+	Inventory       bool                        `json:"inventory"`
+	Taggers         map[string]string           `json:"taggers"`
 	Provider        string                      `json:"provider,omitempty"`
 	Providers       []strategy.ProviderCoverage `json:"providers"`
 	Total           strategy.ProviderCoverage   `json:"total"`
@@ -83,17 +101,28 @@ func runFindersCoverage(out io.Writer, o coverageOptions) error {
 	if err != nil {
 		return err
 	}
-	c := strategy.Measure(kinds, templates)
+	taggers, err := coverageTaggers(o.Tagger)
+	if err != nil {
+		return err
+	}
+	// What a provider wired as docs/integrating.md says runs with: every
+	// observe kind claims its vacant key, the shipped tags-after
+	// declarations, and the rule that an absence proves nothing unless
+	// the request carried the tags.
+	env := strategy.Env{Templates: templates, Inventory: o.Inventory, VacantKeys: true, DeclaredTagsAfter: true, AbsenceRule: true, Taggers: taggers}
+	c := strategy.Measure(kinds, env)
 	res := coverageOutput{
-		SchemaVersion: coverageSchemaVersion, KindsFile: o.Kinds, Templates: source, Provider: o.Provider,
+		SchemaVersion: coverageSchemaVersion, KindsFile: o.Kinds, Templates: source, Inventory: o.Inventory, Taggers: taggers, Provider: o.Provider,
 		Providers: c.Providers, Total: c.Total, UnusedTemplates: c.UnusedTemplates,
 	}
 	if res.Providers == nil {
 		res.Providers = []strategy.ProviderCoverage{}
 	}
 	switch o.List {
-	case listReportOnly:
-		res.Kinds = c.Filter(strategy.ReportOnly)
+	case listAdopt, listReport, listCouldDuplicate:
+		res.Kinds = c.FilterOutcome(strategy.Outcome(o.List))
+	case listMisses:
+		res.Kinds = c.Misses()
 	case listAll:
 		res.Kinds = c.Kinds
 	}
@@ -101,6 +130,21 @@ func runFindersCoverage(out io.Writer, o coverageOptions) error {
 		return writeData(out, format, res)
 	}
 	return writeCoverageTable(out, res)
+}
+
+// coverageTaggers returns defaultTaggers with flags' values over them,
+// each checked.
+func coverageTaggers(flags map[string]string) (map[string]string, error) {
+	out := maps.Clone(defaultTaggers)
+	for p, t := range flags {
+		switch t {
+		case strategy.TaggerNone, strategy.TaggerCrossplane, strategy.TaggerUID:
+			out[p] = t
+		default:
+			return nil, UsageError("--tagger %s=%s: want %s, %s or %s", p, t, strategy.TaggerNone, strategy.TaggerCrossplane, strategy.TaggerUID)
+		}
+	}
+	return out, nil
 }
 
 // readKinds decodes the kinds file at path.
@@ -159,14 +203,14 @@ func readTemplates(path string) (strategy.Templates, string, error) {
 // writeCoverageTable writes the per-provider counts, then the unused
 // templates and the listed kinds, each table after a blank line.
 func writeCoverageTable(out io.Writer, res coverageOutput) error {
-	t := tabular.New(out, "PROVIDER", "KINDS", "OBSERVE-BY-NAME", "OBSERVE-BY-TEMPLATE", "LIST-BY-TAGS", "REPORT-ONLY", "COVERED", "GOAL", "GOAL-MET")
+	t := tabular.New(out, "PROVIDER", "KINDS", "ADOPT", "KEY-VACANT", "UID-TAG", "REPORT", "COULD-DUPLICATE", "GOAL", "GOAL-MET")
 	for _, p := range append(slices.Clone(res.Providers), res.Total) {
 		met := "yes"
 		if !p.GoalMet {
-			met = fmt.Sprintf("no (%d/%d)", p.GoalCovered, p.Goal)
+			met = fmt.Sprintf("no (%d missed)", p.GoalMisses)
 		}
-		t.Row(p.Provider, strconv.Itoa(p.Kinds), strconv.Itoa(p.ObserveByName), strconv.Itoa(p.ObserveByTemplate),
-			strconv.Itoa(p.ListByTags), strconv.Itoa(p.ReportOnly), strconv.Itoa(p.Covered), strconv.Itoa(p.Goal), met)
+		t.Row(p.Provider, strconv.Itoa(p.Kinds), strconv.Itoa(p.Adopt), strconv.Itoa(p.AdoptKeyVacant), strconv.Itoa(p.AdoptUIDTag),
+			strconv.Itoa(p.Report), strconv.Itoa(p.CouldDuplicate), strconv.Itoa(p.Goal), met)
 	}
 	if err := t.Flush(); err != nil {
 		return err
@@ -183,9 +227,9 @@ func writeCoverageTable(out io.Writer, res coverageOutput) error {
 	}
 	if res.Kinds != nil {
 		fmt.Fprintln(out)
-		t = tabular.New(out, "PROVIDER", "TERRAFORM RESOURCE", "STRATEGY", "EXTERNAL NAME CONFIG", "REASON")
+		t = tabular.New(out, "PROVIDER", "TERRAFORM RESOURCE", "STRATEGY", "OUTCOME", "PROOF", "GOAL", "WHY")
 		for _, k := range res.Kinds {
-			t.Row(k.Provider, k.TerraformResource, string(k.Strategy), k.ExternalNameConfig, k.Reason)
+			t.Row(k.Provider, k.TerraformResource, string(k.Strategy), string(k.Expectation.Outcome), k.Expectation.Proof, string(k.Goal), k.Expectation.Reason)
 		}
 		return t.Flush()
 	}

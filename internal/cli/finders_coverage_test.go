@@ -27,8 +27,8 @@ func TestFindersCoverage(t *testing.T) {
 		golden string
 	}{
 		"Table": {
-			reason: "the per-provider table with the built-in templates, then the report-only kinds",
-			args:   []string{"finders", "coverage", "--kinds", kinds, "--list", "report-only"},
+			reason: "the per-provider table with the built-in templates, then the reported kinds with why",
+			args:   []string{"finders", "coverage", "--kinds", kinds, "--list", "report"},
 			golden: "finders-coverage.txt",
 		},
 		"JSON": {
@@ -40,6 +40,11 @@ func TestFindersCoverage(t *testing.T) {
 			reason: "--templates replaces the built-in templates; the unused ones are named, with why",
 			args:   []string{"finders", "coverage", "--kinds", kinds, "--templates", templates, "--list", "all"},
 			golden: "finders-coverage-templates.txt",
+		},
+		"InventoryUIDTagger": {
+			reason: "--inventory and --tagger: the listed kinds whose request carries the UID tag adopt, one tagged after its create is reported",
+			args:   []string{"finders", "coverage", "--kinds", kinds, "--inventory", "--tagger", "aws=uid", "--list", "all"},
+			golden: "finders-coverage-inventory.txt",
 		},
 		"Provider": {
 			reason: "--provider measures one provider's kinds",
@@ -74,8 +79,12 @@ func TestFindersCoverageErrors(t *testing.T) {
 			args:   []string{"finders", "coverage"}, wantCode: ExitUsage, wantStderr: "missing flags: --kinds",
 		},
 		"BadList": {
-			reason: "--list takes report-only or all",
+			reason: "--list takes an outcome, misses or all",
 			args:   []string{"finders", "coverage", "--kinds", kinds, "--list", "some"}, wantCode: ExitUsage, wantStderr: "--list must be one of",
+		},
+		"BadTagger": {
+			reason: "--tagger takes none, crossplane or uid",
+			args:   []string{"finders", "coverage", "--kinds", kinds, "--tagger", "aws=some"}, wantCode: ExitUsage, wantStderr: "--tagger aws=some: want none, crossplane or uid",
 		},
 		"UnknownProvider": {
 			reason: "--provider names a provider of the kinds file",
@@ -88,7 +97,7 @@ func TestFindersCoverageErrors(t *testing.T) {
 		},
 		"BadKinds": {
 			reason:   "a malformed kinds file names the line",
-			args:     []string{"finders", "coverage", "--kinds", clitest.WriteFile(t, strategy.KindsHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\n")},
+			args:     []string{"finders", "coverage", "--kinds", clitest.WriteFile(t, strategy.KindsHeader+"\naws\taws_vpc\tX\tIdentifierFromProvider\t\t\t\n")},
 			wantCode: ExitError, wantStderr: `strategy: bad kinds file: line 2: id_known_before_create "X", want K or C`,
 		},
 		"BadTemplates": {
@@ -115,28 +124,37 @@ func TestFindersCoverageErrors(t *testing.T) {
 }
 
 // TestFindersCoverageRealKinds measures the real kinds of
-// provider-upjet-aws, -gcp and -azure with the built-in templates: the
-// totals line is issue #17's goal met, and docs/recovery.md shows the
-// table as the command prints it.
+// provider-upjet-aws, -gcp and -azure with the built-in templates, as
+// they run today (no inventory, upjet's AWS tagger) and with an inventory
+// and intentjournal's UID tagger on every provider: the totals lines are
+// issue #32's goal met with no kind that could duplicate, and
+// docs/recovery.md shows each table as the command prints it.
 func TestFindersCoverageRealKinds(t *testing.T) {
-	args := []string{"finders", "coverage", "--kinds", realKinds}
-	var stdout, stderr bytes.Buffer
-	if code := Main(context.Background(), args, &stdout, &stderr); code != ExitOK {
-		t.Fatalf("Main(%q): exit code %d\nstderr:\n%s", args, code, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
-	// total: kinds, observe-by-name, observe-by-template, list-by-tags,
-	// report-only, covered, goal, goal met.
-	want := []string{"total", "2202", "1202", "2", "401", "597", "1605", "1603", "yes"}
-	if got := strings.Fields(lines[len(lines)-1]); strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("the totals line is %q, want the fields %q\n%s", lines[len(lines)-1], want, stdout.String())
-	}
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "recovery.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	block := "```\n$ intentjournal finders coverage --kinds testdata/upjet-provider-kinds.tsv\n" + stdout.String() + "```\n"
-	if !strings.Contains(string(doc), block) {
-		t.Errorf("docs/recovery.md does not show the command's output verbatim; it should contain:\n%s", block)
+	for _, tc := range []struct {
+		flags string
+		// total: kinds, adopt, key-vacant, UID tag, report, could
+		// duplicate, goal, goal met.
+		want []string
+	}{
+		{flags: "", want: []string{"total", "2202", "1204", "1204", "0", "998", "0", "1204", "yes"}},
+		{flags: " --inventory --tagger aws=uid --tagger gcp=uid --tagger azure=uid", want: []string{"total", "2202", "1581", "1204", "377", "621", "0", "1581", "yes"}},
+	} {
+		args := append([]string{"finders", "coverage", "--kinds", realKinds}, strings.Fields(tc.flags)...)
+		var stdout, stderr bytes.Buffer
+		if code := Main(context.Background(), args, &stdout, &stderr); code != ExitOK {
+			t.Fatalf("Main(%q): exit code %d\nstderr:\n%s", args, code, stderr.String())
+		}
+		lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+		if got := strings.Fields(lines[len(lines)-1]); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q: the totals line is %q, want the fields %q\n%s", tc.flags, lines[len(lines)-1], tc.want, stdout.String())
+		}
+		block := "```\n$ intentjournal finders coverage --kinds testdata/upjet-provider-kinds.tsv" + tc.flags + "\n" + stdout.String() + "```\n"
+		if !strings.Contains(string(doc), block) {
+			t.Errorf("docs/recovery.md does not show the command's output verbatim; it should contain:\n%s", block)
+		}
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"slices"
 )
 
-// Coverage is how a list of kinds falls to the strategies: per provider,
-// in total, and kind by kind.
+// Coverage is how a list of kinds falls to the strategies and the
+// outcomes: per provider, in total, and kind by kind.
 type Coverage struct {
 	// Providers are the per-provider counts, in the order the providers
 	// first appear in the kinds.
@@ -27,24 +27,31 @@ type ProviderCoverage struct {
 	ObserveByTemplate int `json:"observeByTemplate"`
 	ListByTags        int `json:"listByTags"`
 	ReportOnly        int `json:"reportOnly"`
-	// Covered counts the kinds with a strategy other than report-only.
-	Covered int `json:"covered"`
-	// Goal counts the kinds that must be covered with no per-kind input:
-	// the ID known before the create, or a tags or labels field.
-	Goal int `json:"goal"`
-	// GoalCovered counts the Goal kinds that Classify covers with no
-	// template at all.
-	GoalCovered int `json:"goalCovered"`
-	// GoalMet is true when GoalCovered is Goal.
+	// The kinds per outcome (Expect): Adopt, of which AdoptKeyVacant and
+	// AdoptUIDTag on each proof; Report; CouldDuplicate, which must be 0.
+	Adopt          int `json:"adopt"`
+	AdoptKeyVacant int `json:"adoptKeyVacant"`
+	AdoptUIDTag    int `json:"adoptUIDTag"`
+	Report         int `json:"report"`
+	CouldDuplicate int `json:"couldDuplicate"`
+	// Goal counts the kinds the independent expectation (Goal) says must
+	// adopt; GoalMisses the kinds whose outcome differs from it.
+	Goal       int `json:"goal"`
+	GoalMisses int `json:"goalMisses"`
+	// GoalMet is true when no kind misses the goal and none could
+	// duplicate.
 	GoalMet bool `json:"goalMet"`
 }
 
-// KindDecision is one kind's decision.
+// KindDecision is one kind's strategy and outcome.
 type KindDecision struct {
 	Provider           string `json:"provider"`
 	TerraformResource  string `json:"terraformResource"`
 	ExternalNameConfig string `json:"externalNameConfig"`
 	Decision
+	Expectation Expectation `json:"expectation"`
+	// Goal is the outcome the independent expectation wants.
+	Goal Outcome `json:"goal"`
 }
 
 // UnusedTemplate is a template that decides no kind.
@@ -53,11 +60,13 @@ type UnusedTemplate struct {
 	Reason            string `json:"reason"`
 }
 
-// Measure classifies every kind with t and counts the result. The goal is
-// measured apart: every kind whose ID is known before the create, or
-// that has a tags field, must be covered by Classify with no template.
-func Measure(kinds []Facts, t Templates) Coverage {
-	c := Coverage{Total: ProviderCoverage{Provider: "total"}, Kinds: make([]KindDecision, 0, len(kinds))}
+// Measure classifies every kind in env (Classify with env.Templates,
+// then Expect) and counts the strategies and outcomes. The goal is
+// measured apart, from the kinds' own columns (Goal): every kind whose
+// outcome differs from it is a miss.
+func Measure(kinds []Facts, env Env) Coverage {
+	c := Coverage{Total: ProviderCoverage{Provider: "total", GoalMet: true}, Kinds: make([]KindDecision, 0, len(kinds))}
+	t := env.Templates
 	index := map[string]int{}
 	used := map[string]bool{}      // resource types whose template decided a kind
 	notUsed := map[string]string{} // why a template did not decide a kind of its type
@@ -66,17 +75,15 @@ func Measure(kinds []Facts, t Templates) Coverage {
 		if !ok {
 			i = len(c.Providers)
 			index[f.Provider] = i
-			c.Providers = append(c.Providers, ProviderCoverage{Provider: f.Provider})
+			c.Providers = append(c.Providers, ProviderCoverage{Provider: f.Provider, GoalMet: true})
 		}
-		d := Classify(f, t)
-		c.Kinds = append(c.Kinds, KindDecision{Provider: f.Provider, TerraformResource: f.TerraformResource,
-			ExternalNameConfig: f.ExternalNameConfig, Decision: d})
-		goal := f.IDKnownBeforeCreate || len(f.TagFields) > 0
-		goalCovered := goal && Classify(f, Templates{}).Strategy != ReportOnly
-		c.Providers[i].add(d.Strategy, goal, goalCovered)
-		c.Total.add(d.Strategy, goal, goalCovered)
+		k := KindDecision{Provider: f.Provider, TerraformResource: f.TerraformResource,
+			ExternalNameConfig: f.ExternalNameConfig, Decision: Classify(f, t), Expectation: Expect(f, env), Goal: Goal(f, env)}
+		c.Kinds = append(c.Kinds, k)
+		c.Providers[i].add(k)
+		c.Total.add(k)
 		if _, ok := t.Lookup(f.TerraformResource); ok {
-			if d.Strategy == ObserveByTemplate {
+			if k.Strategy == ObserveByTemplate {
 				used[f.TerraformResource] = true
 			} else {
 				notUsed[f.TerraformResource] = unusedReason(f)
@@ -104,9 +111,9 @@ func unusedReason(f Facts) string {
 	return "the template uses .external_name, which a cloud-assigned kind does not know before the create"
 }
 
-func (p *ProviderCoverage) add(s Strategy, goal, goalCovered bool) {
+func (p *ProviderCoverage) add(k KindDecision) {
 	p.Kinds++
-	switch s {
+	switch k.Strategy {
 	case ObserveByName:
 		p.ObserveByName++
 	case ObserveByTemplate:
@@ -116,16 +123,27 @@ func (p *ProviderCoverage) add(s Strategy, goal, goalCovered bool) {
 	case ReportOnly:
 		p.ReportOnly++
 	}
-	if s != ReportOnly {
-		p.Covered++
+	switch k.Expectation.Outcome {
+	case Adopt:
+		p.Adopt++
+		switch k.Expectation.Proof {
+		case proofKeyVacant:
+			p.AdoptKeyVacant++
+		case proofUIDTag:
+			p.AdoptUIDTag++
+		}
+	case Report:
+		p.Report++
+	case CouldDuplicate:
+		p.CouldDuplicate++
 	}
-	if goal {
+	if k.Goal == Adopt {
 		p.Goal++
 	}
-	if goalCovered {
-		p.GoalCovered++
+	if k.Goal != k.Expectation.Outcome {
+		p.GoalMisses++
 	}
-	p.GoalMet = p.GoalCovered == p.Goal
+	p.GoalMet = p.GoalMisses == 0 && p.CouldDuplicate == 0
 }
 
 // Filter returns the decisions with one of the strategies, in order.
@@ -133,6 +151,29 @@ func (c Coverage) Filter(s ...Strategy) []KindDecision {
 	out := []KindDecision{}
 	for _, k := range c.Kinds {
 		if slices.Contains(s, k.Strategy) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// FilterOutcome returns the decisions with one of the outcomes, in order.
+func (c Coverage) FilterOutcome(o ...Outcome) []KindDecision {
+	out := []KindDecision{}
+	for _, k := range c.Kinds {
+		if slices.Contains(o, k.Expectation.Outcome) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Misses returns the decisions whose outcome differs from the goal, in
+// order.
+func (c Coverage) Misses() []KindDecision {
+	out := []KindDecision{}
+	for _, k := range c.Kinds {
+		if k.Goal != k.Expectation.Outcome {
 			out = append(out, k)
 		}
 	}

@@ -15,25 +15,33 @@
 // could only drift. A template comes before tags because it names one
 // resource exactly, where tags need the cloud to have kept them.
 //
-// Coverage measures a provider's kinds: how many fall to each strategy,
-// and whether every kind that needs no per-kind input (K, or C with a tags
-// field) is covered without any template. That is the goal of issue #17.
+// Expect tells, from a kind's Facts and what its provider runs with (Env),
+// what becomes of a create of it that a crash interrupted: adopted with no
+// operator (and on which proof), reported, or could duplicate (an empty
+// listing that proves nothing clears the intent), which must never be.
+// Measure counts strategies and outcomes per provider and compares each
+// outcome with Goal, an expectation read from the kinds file's own columns
+// rather than through Classify, so that the goal can fail (issue #32).
 //
 // # The kinds file
 //
 // DecodeKinds reads the tab-separated kinds file of testdata/
 // (upjet-provider-kinds.tsv): a header line
 //
-//	provider	terraform_resource	id_known_before_create	external_name_config	tags_or_labels_field	detail
+//	provider	terraform_resource	id_known_before_create	external_name_config	tags_or_labels_field	detail	tags_at_create
 //
-// then one kind a line with exactly those six columns: the provider (aws,
+// then one kind a line with exactly those seven columns: the provider (aws,
 // gcp, azure, or any lower-case name), the Terraform resource type, K or C,
 // the external-name configuration (NameAsIdentifier, IdentifierFromProvider,
 // Templated:..., custom:<function>), the comma-separated tags or labels
-// fields of spec.forProvider (empty when none), and a free-text detail (the
-// upjet template or the parameter). The decoder is strict: a wrong header,
-// column count, K/C value, empty name, control character or duplicate kind
-// is an error naming the line, wrapping ErrBadKinds.
+// fields of spec.forProvider (empty when none), a free-text detail (the
+// upjet template or the parameter), and when the kind's create sends its
+// tags: request, after (a call after the one that makes the resource) or
+// partition-fallback (after, in an AWS partition without tag-on-create),
+// empty for a kind with no tags field. The decoder is strict: a wrong header
+// (the six-column file from before tags_at_create among them), column
+// count, K/C value, empty name, tags_at_create value, control character or
+// duplicate kind is an error naming the line, wrapping ErrBadKinds.
 //
 // # The templates file
 //

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -15,7 +16,11 @@ import (
 var ErrBadKinds = errors.New("strategy: bad kinds file")
 
 // KindsHeader is the header line of a kinds file, its columns tab-separated.
-const KindsHeader = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail"
+const KindsHeader = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail\ttags_at_create"
+
+// kindsHeaderV1 is the header of the six-column kinds file from before
+// the tags_at_create column, which DecodeKinds refuses with a clear error.
+const kindsHeaderV1 = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail"
 
 // The values of the id_known_before_create column.
 const (
@@ -41,7 +46,11 @@ func DecodeKinds(r io.Reader) ([]Facts, error) {
 		}
 		return nil, fmt.Errorf("%w: empty; want the header line %q", ErrBadKinds, KindsHeader)
 	}
-	if h := sc.Text(); h != KindsHeader {
+	switch h := sc.Text(); h {
+	case KindsHeader:
+	case kindsHeaderV1:
+		return nil, fmt.Errorf("%w: line 1: a six-column kinds file, without tags_at_create: add the column (request, after or partition-fallback for a kind with a tags field, empty for one without) and the header %q", ErrBadKinds, KindsHeader)
+	default:
 		return nil, fmt.Errorf("%w: line 1: header %q, want %q", ErrBadKinds, h, KindsHeader)
 	}
 	var out []Facts
@@ -69,15 +78,15 @@ func DecodeKinds(r io.Reader) ([]Facts, error) {
 // decodeKind decodes one line after the header.
 func decodeKind(line string) (Facts, error) {
 	cols := strings.Split(line, "\t")
-	if len(cols) != 6 {
-		return Facts{}, fmt.Errorf("%d tab-separated columns, want 6", len(cols))
+	if len(cols) != 7 {
+		return Facts{}, fmt.Errorf("%d tab-separated columns, want 7", len(cols))
 	}
 	for i, c := range cols {
 		if !utf8.ValidString(c) || strings.ContainsFunc(c, unicode.IsControl) {
 			return Facts{}, fmt.Errorf("column %d holds invalid UTF-8 or a control character", i+1)
 		}
 	}
-	f := Facts{Provider: cols[0], TerraformResource: cols[1], ExternalNameConfig: cols[3], Detail: cols[5]}
+	f := Facts{Provider: cols[0], TerraformResource: cols[1], ExternalNameConfig: cols[3], Detail: cols[5], TagsAtCreate: cols[6]}
 	if !providerName.MatchString(f.Provider) {
 		return Facts{}, fmt.Errorf("provider %q: want a lower-case name such as aws", f.Provider)
 	}
@@ -107,6 +116,12 @@ func decodeKind(line string) (Facts, error) {
 			f.TagFields = append(f.TagFields, tf)
 		}
 	}
+	switch {
+	case len(f.TagFields) == 0 && f.TagsAtCreate != "":
+		return Facts{}, fmt.Errorf("tags_at_create %q for a kind with no tags or labels field: want it empty", f.TagsAtCreate)
+	case len(f.TagFields) > 0 && !slices.Contains([]string{TagsInRequest, TagsAfter, TagsPartitionFallback}, f.TagsAtCreate):
+		return Facts{}, fmt.Errorf("tags_at_create %q, want %s, %s or %s", f.TagsAtCreate, TagsInRequest, TagsAfter, TagsPartitionFallback)
+	}
 	return f, nil
 }
 
@@ -122,7 +137,7 @@ func EncodeKinds(w io.Writer, kinds []Facts) error {
 			id = idKnown
 		}
 		fmt.Fprintln(bw, strings.Join([]string{f.Provider, f.TerraformResource, id, f.ExternalNameConfig,
-			strings.Join(f.TagFields, ","), f.Detail}, "\t"))
+			strings.Join(f.TagFields, ","), f.Detail, f.TagsAtCreate}, "\t"))
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("cannot write the kinds: %w", err)

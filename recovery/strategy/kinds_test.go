@@ -26,30 +26,39 @@ func TestDecodeKinds(t *testing.T) {
 		"HeaderOnly": {reason: "no kinds is valid", in: h},
 		"Kinds": {
 			reason: "every column, K and C, tags fields, a CRLF line end, no final newline",
-			in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\r\n" +
-				"gcp\tgoogle_dns_managed_zone\tK\tTemplated:params/setup+bound-name\tlabels,userLabels\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}",
+			in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\r\n" +
+				"gcp\tgoogle_dns_managed_zone\tK\tTemplated:params/setup+bound-name\tlabels,userLabels\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\tafter\n" +
+				"aws\taws_iam_role\tK\tNameAsIdentifier\ttags\t\tpartition-fallback\n" +
+				"aws\taws_iam_role_policy\tC\tIdentifierFromProvider\t\t\t",
 			want: []Facts{
-				{Provider: "aws", TerraformResource: "aws_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}},
+				{Provider: "aws", TerraformResource: "aws_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}, TagsAtCreate: TagsInRequest},
 				{Provider: "gcp", TerraformResource: "google_dns_managed_zone", IDKnownBeforeCreate: true, ExternalNameConfig: "Templated:params/setup+bound-name",
-					TagFields: []string{"labels", "userLabels"}, Detail: "projects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}"},
+					TagFields: []string{"labels", "userLabels"}, Detail: "projects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}", TagsAtCreate: TagsAfter},
+				{Provider: "aws", TerraformResource: "aws_iam_role", IDKnownBeforeCreate: true, ExternalNameConfig: "NameAsIdentifier", TagFields: []string{"tags"}, TagsAtCreate: TagsPartitionFallback},
+				{Provider: "aws", TerraformResource: "aws_iam_role_policy", ExternalNameConfig: "IdentifierFromProvider"},
 			},
 		},
-		"Empty":        {reason: "an empty file has no header", in: "", wantErr: "empty; want the header line"},
-		"WrongHeader":  {reason: "the header is checked", in: "provider\tresource\n", wantErr: "line 1: header"},
-		"FiveColumns":  {reason: "six columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\n", wantErr: "line 2: 5 tab-separated columns, want 6"},
-		"SevenColumns": {reason: "six columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\t\n", wantErr: "line 2: 7 tab-separated columns"},
+		"Empty":       {reason: "an empty file has no header", in: "", wantErr: "empty; want the header line"},
+		"WrongHeader": {reason: "the header is checked", in: "provider\tresource\n", wantErr: "line 1: header"},
+		"SixColumnFile": {reason: "a kinds file from before tags_at_create says what to add",
+			in: kindsHeaderV1 + "\naws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\n", wantErr: "line 1: a six-column kinds file, without tags_at_create"},
+		"SixColumns":   {reason: "seven columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\n", wantErr: "line 2: 6 tab-separated columns, want 7"},
+		"EightColumns": {reason: "seven columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\t\n", wantErr: "line 2: 8 tab-separated columns"},
 		"BlankLine":    {reason: "a blank line is a line with one column", in: h + "\n", wantErr: "line 2: 1 tab-separated columns"},
-		"BadID":        {reason: "K or C", in: h + "aws\taws_vpc\tk\tIdentifierFromProvider\t\t\n", wantErr: `line 2: id_known_before_create "k", want K or C`},
-		"BadProvider":  {reason: "a provider name", in: h + "AWS\taws_vpc\tC\tIdentifierFromProvider\t\t\n", wantErr: `provider "AWS"`},
-		"BadResource":  {reason: "a resource type", in: h + "aws\t\tC\tIdentifierFromProvider\t\t\n", wantErr: `terraform_resource ""`},
-		"NoConfig":     {reason: "an external-name config", in: h + "aws\taws_vpc\tC\t\t\t\n", wantErr: `external_name_config ""`},
-		"BadTags":      {reason: "tags fields are names", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,\t\n", wantErr: `tags_or_labels_field "tags,"`},
-		"TagsTwice":    {reason: "no tags field twice", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,tags\t\n", wantErr: "names tags twice"},
-		"Control":      {reason: "no control characters", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\tx\ry\n", wantErr: "line 2: column 6 holds invalid UTF-8 or a control character"},
-		"BadUTF8":      {reason: "UTF-8 only", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\xff\n", wantErr: "column 6 holds invalid UTF-8"},
+		"BadID":        {reason: "K or C", in: h + "aws\taws_vpc\tk\tIdentifierFromProvider\t\t\t\n", wantErr: `line 2: id_known_before_create "k", want K or C`},
+		"BadProvider":  {reason: "a provider name", in: h + "AWS\taws_vpc\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `provider "AWS"`},
+		"BadResource":  {reason: "a resource type", in: h + "aws\t\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `terraform_resource ""`},
+		"NoConfig":     {reason: "an external-name config", in: h + "aws\taws_vpc\tC\t\t\t\t\n", wantErr: `external_name_config ""`},
+		"BadTags":      {reason: "tags fields are names", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,\t\trequest\n", wantErr: `tags_or_labels_field "tags,"`},
+		"TagsTwice":    {reason: "no tags field twice", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,tags\t\trequest\n", wantErr: "names tags twice"},
+		"NoTagsAt":     {reason: "a kind with a tags field says when its create sends them", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\t\n", wantErr: `tags_at_create "", want request, after or partition-fallback`},
+		"BadTagsAt":    {reason: "the values of tags_at_create", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\tlater\n", wantErr: `tags_at_create "later"`},
+		"TagsAtNoTags": {reason: "no tags field, nothing sent", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\trequest\n", wantErr: `tags_at_create "request" for a kind with no tags or labels field`},
+		"Control":      {reason: "no control characters", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\tx\ry\t\n", wantErr: "line 2: column 6 holds invalid UTF-8 or a control character"},
+		"BadUTF8":      {reason: "UTF-8 only", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\xff\t\n", wantErr: "column 6 holds invalid UTF-8"},
 		"Duplicate": {
 			reason:  "one line per kind",
-			in:      h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\naws\taws_subnet\tC\tIdentifierFromProvider\ttags\t\naws\taws_vpc\tK\tNameAsIdentifier\t\t\n",
+			in:      h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\naws\taws_subnet\tC\tIdentifierFromProvider\ttags\t\trequest\naws\taws_vpc\tK\tNameAsIdentifier\t\t\t\n",
 			wantErr: "line 4: aws aws_vpc is already on line 2",
 		},
 		"TooLong": {reason: "a line past the bound", in: h + "aws\taws_vpc\tC\tx\t\t" + strings.Repeat("a", maxLine), wantErr: "after line 1: bufio.Scanner: token too long"},
@@ -111,7 +120,7 @@ func FuzzDecodeKinds(f *testing.F) {
 	lines := strings.SplitAfter(string(b), "\n")
 	f.Add([]byte(strings.Join(lines[:6], "")))
 	f.Add([]byte(strings.Join(lines[:3], "") + strings.Join(lines[1:2], "")))
-	f.Add([]byte(KindsHeader + "\r\ngcp\tgoogle_x\tC\tcustom:f\tlabels,userLabels\tdétail {{ .x }}"))
+	f.Add([]byte(KindsHeader + "\r\ngcp\tgoogle_x\tC\tcustom:f\tlabels,userLabels\tdétail {{ .x }}\tafter"))
 	f.Add([]byte(KindsHeader))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		kinds, err := DecodeKinds(bytes.NewReader(b))
@@ -132,6 +141,6 @@ func FuzzDecodeKinds(f *testing.F) {
 		if diff := cmp.Diff(kinds, back); diff != "" {
 			t.Fatalf("round trip changed the kinds (-first +second):\n%s", diff)
 		}
-		_ = Measure(kinds, Templates{})
+		_ = Measure(kinds, Env{})
 	})
 }

@@ -70,6 +70,12 @@ type Facts struct {
 	TagFields []string `json:"tagFields,omitempty"`
 	// Detail is free text: the kind's upjet template or parameter.
 	Detail string `json:"detail,omitempty"`
+	// TagsAtCreate says when the kind's create sends the tags of its
+	// TagFields to the cloud: TagsInRequest, TagsAfter or
+	// TagsPartitionFallback; empty for a kind with no tags field, and
+	// where it is not known (KindFacts: upjet's configuration does not
+	// say; a provider declares TagsAfterCreate).
+	TagsAtCreate string `json:"tagsAtCreate,omitempty"`
 }
 
 // Decision is a kind's strategy and why it was chosen.

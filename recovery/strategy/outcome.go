@@ -1,0 +1,184 @@
+package strategy
+
+import (
+	"fmt"
+)
+
+// Outcome is what becomes of a kind's create that a crash interrupted,
+// once the recovery pass has run.
+type Outcome string
+
+// The outcomes.
+const (
+	// Adopt: recovery finds what the create made and proves it ours, so
+	// its managed resource is bound to it with no operator; or proves
+	// that nothing was made, and the create runs again.
+	Adopt Outcome = "adopt"
+	// Report: recovery cannot tell, and reports the create for an
+	// operator, its managed resource paused or its create kept blocked.
+	// Nothing is created again.
+	Report Outcome = "report"
+	// CouldDuplicate: recovery may take an absence that proves nothing
+	// for proof that nothing was made, and run the create again over a
+	// resource the first create made: the bug intentjournal exists to
+	// end. It must never be.
+	CouldDuplicate Outcome = "could-duplicate"
+)
+
+// Outcomes lists every outcome.
+var Outcomes = []Outcome{Adopt, Report, CouldDuplicate}
+
+// The taggers of Env.Taggers: what a provider writes into a kind's tags
+// field before the first create.
+const (
+	// TaggerNone: nothing (provider-upjet-gcp and -azure by default).
+	TaggerNone = "none"
+	// TaggerCrossplane: the crossplane tags, upjet's config.TagInitializer
+	// (provider-upjet-aws): a weak proof, which another cluster with the
+	// same manifests matches too.
+	TaggerCrossplane = "crossplane"
+	// TaggerUID: the crossplane tags and the managed resource's UID,
+	// intentjournal's upjetv2.TagInitializer: a strong proof.
+	TaggerUID = "uid"
+)
+
+// Env is what a provider runs with beyond its kinds' Facts: what Expect
+// needs to tell a kind's outcome.
+type Env struct {
+	// Templates are the ID templates (DefaultTemplates, or the
+	// provider's own).
+	Templates Templates
+	// Inventory is true when a tag lister serves the list-by-tags kinds
+	// (upjetv2.WithInventory).
+	Inventory bool
+	// VacantKeys is true when every observe kind's create claims the key
+	// its Observe found vacant and recovery checks the key's claimants
+	// (upjetv2.WithVacantKeys, with the generated controllers' observed
+	// keys): the key-vacant proof (recovery.ProofKeyVacant).
+	VacantKeys bool
+	// TemplateVacantKeysOnly limits VacantKeys to observe-by-template
+	// kinds, as before issue #32: an observe-by-name kind's create
+	// claimed no key.
+	TemplateVacantKeysOnly bool
+	// Taggers says, per provider, what its tagger writes (TaggerNone,
+	// TaggerCrossplane, TaggerUID); a provider not named writes nothing.
+	Taggers map[string]string
+	// DeclaredTagsAfter is true when the provider declares the kinds this
+	// package lists as tagged after their create
+	// (DeclaredTagsAfterCreate), so that an empty listing proves nothing
+	// for them.
+	DeclaredTagsAfter bool
+	// AbsenceRule is true when an empty listing clears an intent only if
+	// the create's request carried the tags the listing looks for
+	// (recovery.AbsenceProver, issue #32 item 4): a provider whose tagger
+	// writes none, or a kind declared tagged after its create, is
+	// reported instead. False models the rule before it.
+	AbsenceRule bool
+}
+
+// Expectation is what Expect says of a kind.
+type Expectation struct {
+	Outcome Outcome `json:"outcome"`
+	// Proof is the proof an Adopt rests on (recovery.Proof's names:
+	// KeyVacant, UIDTag), or "AbsenceProven" for a listing whose empty
+	// answer proves nothing was made.
+	Proof string `json:"proof,omitempty"`
+	// Reason says why, for people.
+	Reason string `json:"reason"`
+}
+
+// Proofs Expect names.
+const (
+	proofKeyVacant = "KeyVacant"
+	proofUIDTag    = "UIDTag"
+)
+
+// Expect tells what becomes of an interrupted create of the kind f
+// describes in a provider running with env. It is computed from
+// Classify's strategy and the proofs env gives the finders, so that the
+// coverage a provider gets is what its recovery pass does, not what its
+// strategy promises:
+//
+//	observe-by-name, -template  adopt on KeyVacant with VacantKeys (TemplateVacantKeysOnly: templates only);
+//	                            else adopt on the UID tag a uid tagger sends; else report
+//	list-by-tags                report without an inventory, or without a uid tagger (crossplane tags
+//	                            alone are a weak proof); could-duplicate where an empty listing
+//	                            clears an intent whose request did not carry the tags (no tagger, or
+//	                            tags after the create undeclared) without AbsenceRule, or where the
+//	                            tags come after the create and are not declared; report where
+//	                            AbsenceRule or the declaration makes an empty listing prove nothing;
+//	                            else adopt on the UID tag
+//	report-only                 report
+func Expect(f Facts, env Env) Expectation {
+	d := Classify(f, env.Templates)
+	tagger := env.Taggers[f.Provider]
+	if tagger == "" {
+		tagger = TaggerNone
+	}
+	switch d.Strategy {
+	case ObserveByName, ObserveByTemplate:
+		if env.VacantKeys && (!env.TemplateVacantKeysOnly || d.Strategy == ObserveByTemplate) {
+			return Expectation{Outcome: Adopt, Proof: proofKeyVacant,
+				Reason: "observed at the ID its create's Observe found vacant, no other managed resource claiming it"}
+		}
+		if tagger == TaggerUID && sentInRequest(f) {
+			return Expectation{Outcome: Adopt, Proof: proofUIDTag, Reason: "observed at its ID, carrying the managed resource's UID tag"}
+		}
+		return Expectation{Outcome: Report, Reason: "observed at its ID, with nothing to prove it ours: no vacant key claimed, no UID tag sent"}
+	case ListByTags:
+		return expectListing(f, env, tagger)
+	}
+	return Expectation{Outcome: Report, Reason: d.Reason}
+}
+
+// expectListing is Expect for a list-by-tags kind.
+func expectListing(f Facts, env Env, tagger string) Expectation {
+	if !env.Inventory {
+		return Expectation{Outcome: Report, Reason: "no inventory lists the kind by its tags"}
+	}
+	after := f.TagsAtCreate == TagsAfter
+	declared := env.DeclaredTagsAfter && DeclaredTagsAfterCreate(f.Provider, f.TerraformResource)
+	switch {
+	case tagger == TaggerNone && !env.AbsenceRule:
+		return Expectation{Outcome: CouldDuplicate,
+			Reason: "the provider tags nothing, so a listing finds nothing, and an empty listing clears the intent: the create runs again over what it made"}
+	case tagger == TaggerNone:
+		return Expectation{Outcome: Report, Reason: "the provider tags nothing: an empty listing proves nothing (AbsenceProvesNothing)"}
+	case after && !declared:
+		return Expectation{Outcome: CouldDuplicate,
+			Reason: fmt.Sprintf("its create tags after the call that makes it (%s), undeclared: a crash in between leaves an untagged resource an empty listing misses, and the create runs again", f.TagsAtCreate)}
+	case after:
+		return Expectation{Outcome: Report, Reason: "declared tagged after its create: an empty listing proves nothing (AbsenceProvesNothing)"}
+	case tagger == TaggerCrossplane:
+		return Expectation{Outcome: Report, Reason: "listed by its crossplane tags, a weak proof another cluster's look-alike shares: what is found is reported"}
+	}
+	return Expectation{Outcome: Adopt, Proof: proofUIDTag, Reason: "listed by its tags, carrying the managed resource's UID tag; an empty listing proves nothing was made"}
+}
+
+// Goal is the independent expectation GOAL-MET compares Expect with, read
+// from a kinds file's own columns and not through Classify: a kind whose
+// ID the spec determines (K), or that a template names, adopts; a
+// cloud-assigned kind adopts only when its create sends a tags field in
+// the request (in AWS's commercial partition), a uid tagger writes it and
+// an inventory lists it; every other kind is reported. No kind may
+// duplicate.
+func Goal(f Facts, env Env) Outcome {
+	if f.IDKnownBeforeCreate || f.IDFromSpec {
+		return Adopt
+	}
+	if tmpl, ok := env.Templates.Lookup(f.TerraformResource); ok && !tmpl.UsesExternalName() {
+		return Adopt
+	}
+	if sentInRequest(f) && env.Taggers[f.Provider] == TaggerUID && env.Inventory {
+		return Adopt
+	}
+	return Report
+}
+
+// sentInRequest reports whether f's create sends its tags field in the
+// request that makes the resource: TagsInRequest, or
+// TagsPartitionFallback, which does so in AWS's commercial partition, the
+// one coverage is measured for.
+func sentInRequest(f Facts) bool {
+	return len(f.TagFields) > 0 && (f.TagsAtCreate == TagsInRequest || f.TagsAtCreate == TagsPartitionFallback)
+}
