@@ -52,12 +52,18 @@ type NameFacts struct {
 // It is observed, not looked up, since upjet's ExternalName keeps
 // functions, not the constructor that made them. With
 // DisableNameInitializer no external name exists before the create, and
-// upjet's connectors build the Terraform ID with GetIDFn on an empty one:
-// a kind whose GetIDFn builds an ID from the synthesised parameters and
-// setup then (FormattedIdentifierFromProvider and the configurations
-// built like it) has its ID fixed by the spec (IDFromSpec,
-// "IdentifierFromSpec"); one whose GetIDFn returns the empty external
-// name, or fails, has it assigned by the cloud ("IdentifierFromProvider").
+// upjet's connectors build the Terraform ID with GetIDFn on an empty one.
+// The ID is fixed by the spec (IDFromSpec, "IdentifierFromSpec":
+// FormattedIdentifierFromProvider and the configurations built like it)
+// only when GetIDFn builds a non-empty ID from the synthesised parameters
+// and setup, the same with the probe external name as with none (it does
+// not come from the cloud), and another with the other parameter set (it
+// follows the spec). Anything else is assigned by the cloud
+// ("IdentifierFromProvider"): a GetIDFn that returns the empty external
+// name, or fails, or a placeholder for it (provider-upjet-aws's
+// identifierFromProviderWithDefaultStub returns "stub"; its
+// networkmonitorProbe joins an argument and the external name or the
+// stub), whose read before the create would be at a made-up ID.
 // Otherwise it hands SetIdentifierArgument and GetID a probe external
 // name, the first parameter set and the setup, as upjet would before the
 // create:
@@ -83,8 +89,9 @@ func ProbeExternalName(p NameProbe) NameFacts {
 	}
 	if p.DisableNameInitializer {
 		id0, err0 := getID("", maps.Clone(p.Parameters[0]))
+		named, errN := getID(probeName, maps.Clone(p.Parameters[0]))
 		id1, err1 := getID("", maps.Clone(p.Parameters[1]))
-		if err0 == nil && err1 == nil && id0 != "" && id1 != "" {
+		if err0 == nil && errN == nil && err1 == nil && id0 != "" && id0 == named && id0 != id1 {
 			return NameFacts{IDFromSpec: true, Config: "IdentifierFromSpec"}
 		}
 		return NameFacts{Config: "IdentifierFromProvider"}

@@ -119,6 +119,19 @@ func TestKindFacts(t *testing.T) {
 			want:         strategy.Facts{TerraformResource: "aws_route53_zone_association", ExternalNameConfig: "IdentifierFromProvider"},
 			wantStrategy: strategy.ReportOnly,
 		},
+		"IdentifierFromProviderWithStub": {
+			reason:       "a GetIDFn that stands a stub in for the empty external name reads at a made-up ID before the create: cloud-assigned, never observed by it (provider-upjet-aws's identifierFromProviderWithDefaultStub)",
+			r:            &config.Resource{Name: "aws_vpc_security_group_rule", TerraformResource: zoneAssociation, ExternalName: withStub(func(_ map[string]any, en string) string { return en })},
+			want:         strategy.Facts{TerraformResource: "aws_vpc_security_group_rule", ExternalNameConfig: "IdentifierFromProvider"},
+			wantStrategy: strategy.ReportOnly,
+		},
+		"ArgumentAndStub": {
+			reason: "an ID that follows the spec but holds the cloud's value too is cloud-assigned (provider-upjet-aws's networkmonitorProbe)",
+			r: &config.Resource{Name: "aws_networkmonitor_probe", TerraformResource: zoneAssociation,
+				ExternalName: withStub(func(p map[string]any, en string) string { s, _ := p["zone_id"].(string); return s + "," + en })},
+			want:         strategy.Facts{TerraformResource: "aws_networkmonitor_probe", ExternalNameConfig: "IdentifierFromProvider"},
+			wantStrategy: strategy.ReportOnly,
+		},
 		"CustomReadsClientMetadata": {
 			reason: "a GetIDFn reading the account from client_metadata, a map[string]string as upjet passes it, is probed as it runs",
 			r:      &config.Resource{Name: "aws_iam_policy", ExternalName: accountARN},
@@ -163,6 +176,20 @@ func formattedIdentifierFromProvider(separator string, keys ...string) config.Ex
 			vals = append(vals, v)
 		}
 		return strings.Join(vals, separator), nil
+	}
+	return e
+}
+
+// withStub is provider-upjet-aws's identifierFromProviderWithDefaultStub
+// shape: IdentifierFromProvider with a GetIDFn that stands "stub" in for
+// the empty external name, the ID id makes of the arguments and it.
+func withStub(id func(parameters map[string]any, externalName string) string) config.ExternalName {
+	e := config.IdentifierFromProvider
+	e.GetIDFn = func(_ context.Context, externalName string, parameters map[string]any, _ map[string]any) (string, error) {
+		if externalName == "" {
+			externalName = "stub"
+		}
+		return id(parameters, externalName), nil
 	}
 	return e
 }
