@@ -122,23 +122,57 @@ func ProbeExternalName(p NameProbe) NameFacts {
 	return NameFacts{Config: "Templated:unbound-name"}
 }
 
+// ProbeArg is one Terraform argument of a kind, for ProbeParameters.
+type ProbeArg struct {
+	Name string
+	Kind ProbeArgKind
+	// Block holds the arguments of a block (ProbeBlock).
+	Block []ProbeArg
+}
+
+// ProbeArgKind is the shape of a ProbeArg.
+type ProbeArgKind int
+
+// The shapes of a ProbeArg.
+const (
+	ProbeString ProbeArgKind = iota
+	ProbeNumber
+	// ProbeList is a list or set of strings.
+	ProbeList
+	// ProbeBlock is a nested block: a list of one object of its Block.
+	ProbeBlock
+)
+
 // ProbeParameters returns the two parameter sets of NameProbe.Parameters
-// for a kind whose top-level Terraform arguments of string type are
-// strings and of number type numbers: each string argument holds
+// for a kind with the Terraform arguments args: each string argument holds
 // "intentjournal-probe-<set>-<argument>", each number argument the set's
-// number, 1 or 2.
-func ProbeParameters(stringArgs, numberArgs []string) [2]map[string]any {
+// number (1 or 2), each list a list of one such string, each block a list
+// of one object of its own arguments, as upjet's parameters hold them.
+func ProbeParameters(args []ProbeArg) [2]map[string]any {
 	var out [2]map[string]any
 	for i := range out {
-		out[i] = make(map[string]any, len(stringArgs)+len(numberArgs))
-		for _, a := range stringArgs {
-			out[i][a] = fmt.Sprintf("intentjournal-probe-%d-%s", i+1, a)
-		}
-		for _, a := range numberArgs {
-			out[i][a] = float64(i + 1)
-		}
+		out[i] = probeObject(args, i+1)
 	}
 	return out
+}
+
+// probeObject returns the object of set's placeholders for args.
+func probeObject(args []ProbeArg, set int) map[string]any {
+	m := make(map[string]any, len(args))
+	for _, a := range args {
+		v := fmt.Sprintf("intentjournal-probe-%d-%s", set, a.Name)
+		switch a.Kind {
+		case ProbeString:
+			m[a.Name] = v
+		case ProbeNumber:
+			m[a.Name] = float64(set)
+		case ProbeList:
+			m[a.Name] = []any{v}
+		case ProbeBlock:
+			m[a.Name] = []any{probeObject(a.Block, set)}
+		}
+	}
+	return m
 }
 
 // protect runs fn and returns a panic of fn as an error.
@@ -152,17 +186,29 @@ func protect(fn func()) (err error) {
 	return nil
 }
 
-// pathOf returns the dotted path of the string value v in m, or "".
+// pathOf returns the dotted path of a string value of m that holds v, or
+// "".
 func pathOf(m map[string]any, v string) string {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		switch x := m[k].(type) {
 		case string:
-			if x == v {
+			// Contains: a kind may bind the external name transformed,
+			// as provider-upjet-aws's kmsAlias binds "alias/"+name.
+			if strings.Contains(x, v) {
 				return k
 			}
 		case map[string]any:
 			if p := pathOf(x, v); p != "" {
 				return k + "." + p
+			}
+		case []any:
+			// A block: upjet's parameters hold it as a list of objects.
+			for i, e := range x {
+				if o, ok := e.(map[string]any); ok {
+					if p := pathOf(o, v); p != "" {
+						return fmt.Sprintf("%s.%d.%s", k, i, p)
+					}
+				}
 			}
 		}
 	}

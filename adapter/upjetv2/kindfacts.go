@@ -1,6 +1,7 @@
 package upjetv2
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
@@ -73,23 +74,38 @@ var probeSetup = terraform.Setup{
 }.Map()
 
 // probeParameters returns ProbeExternalName's parameter sets for the
-// Terraform resource r: its top-level string and number arguments
+// Terraform resource r: its string, number, list and block arguments
 // (adapter.ProbeParameters).
 func probeParameters(r *schema.Resource) [2]map[string]any {
 	if r == nil {
-		return adapter.ProbeParameters(nil, nil)
+		return adapter.ProbeParameters(nil)
 	}
-	var str, num []string
-	for k, s := range r.Schema {
-		if s == nil || !(s.Optional || s.Required) {
+	return adapter.ProbeParameters(probeArgs(r.Schema))
+}
+
+// probeArgs returns the arguments of s that spec.forProvider carries.
+func probeArgs(s map[string]*schema.Schema) []adapter.ProbeArg {
+	var out []adapter.ProbeArg
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		a := s[k]
+		if a == nil || !(a.Optional || a.Required) {
 			continue
 		}
-		switch s.Type {
+		switch a.Type {
 		case schema.TypeString:
-			str = append(str, k)
+			out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeString})
 		case schema.TypeInt, schema.TypeFloat:
-			num = append(num, k)
+			out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeNumber})
+		case schema.TypeList, schema.TypeSet:
+			switch e := a.Elem.(type) {
+			case *schema.Resource:
+				out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeBlock, Block: probeArgs(e.Schema)})
+			case *schema.Schema:
+				if e.Type == schema.TypeString {
+					out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeList})
+				}
+			}
 		}
 	}
-	return adapter.ProbeParameters(str, num)
+	return out
 }
