@@ -32,7 +32,7 @@ func TestServerSchema(t *testing.T) {
 		got = append(got, name)
 	}
 	slices.Sort(got)
-	want := []string{"fakecloud_address", "fakecloud_bucket", "fakecloud_cli_network", "fakecloud_cli_record_set", "fakecloud_late_tag_network", "fakecloud_network", "fakecloud_record", "fakecloud_record_set", "fakecloud_spec_record"}
+	want := []string{"fakecloud_address", "fakecloud_bucket", "fakecloud_cli_network", "fakecloud_cli_record_set", "fakecloud_late_tag_network", "fakecloud_named_record", "fakecloud_network", "fakecloud_record", "fakecloud_record_set", "fakecloud_spec_record"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("GetProviderSchema(): resource types: -want +got:\n%s", diff)
 	}

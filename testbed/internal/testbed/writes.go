@@ -22,11 +22,11 @@ type MRWrites struct {
 }
 
 // mrResources are the API resources (plurals) of the fake cloud's managed
-// kinds (the generated provider's Record, Bucket, LateTagNetwork, SpecRecord and
+// kinds (the generated provider's Record, Bucket, LateTagNetwork, SpecRecord, NamedRecord and
 // Terraform CLI kinds too), whose writes CountWrites counts.
 var mrResources = map[string]bool{
 	"recordsets": true, "networks": true, "addresses": true, "records": true, "buckets": true,
-	"clirecordsets": true, "clinetworks": true, "latetagnetworks": true, "specrecords": true,
+	"clirecordsets": true, "clinetworks": true, "latetagnetworks": true, "specrecords": true, "namedrecords": true,
 }
 
 // CountWrites counts the API writes the provider logged (--log-api-writes)

@@ -59,6 +59,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		"Record.fakecloud.intentjournal.io":           strategy.ObserveByTemplate,
 		"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
 		"SpecRecord.fakecloud.intentjournal.io":       strategy.ObserveByName,
+		"NamedRecord.fakecloud.intentjournal.io":      strategy.ObserveByName,
 		"RecordSet.fakecloud.m.intentjournal.io":      strategy.ListByTags,
 		"Network.fakecloud.m.intentjournal.io":        strategy.ListByTags,
 		"Address.fakecloud.m.intentjournal.io":        strategy.ListByTags,
@@ -68,6 +69,7 @@ func TestNewFindersTestBed(t *testing.T) {
 		"Record.fakecloud.m.intentjournal.io":         strategy.ObserveByTemplate,
 		"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
 		"SpecRecord.fakecloud.m.intentjournal.io":     strategy.ObserveByName,
+		"NamedRecord.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
 	}
 	cases := map[string]struct {
 		reason string
@@ -99,6 +101,7 @@ func TestNewFindersTestBed(t *testing.T) {
 				"Record.fakecloud.intentjournal.io":           strategy.ReportOnly,
 				"Bucket.fakecloud.intentjournal.io":           strategy.ObserveByName,
 				"SpecRecord.fakecloud.intentjournal.io":       strategy.ObserveByName,
+				"NamedRecord.fakecloud.intentjournal.io":      strategy.ObserveByName,
 				"RecordSet.fakecloud.m.intentjournal.io":      strategy.ReportOnly,
 				"Network.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
 				"Address.fakecloud.m.intentjournal.io":        strategy.ReportOnly,
@@ -108,6 +111,7 @@ func TestNewFindersTestBed(t *testing.T) {
 				"Record.fakecloud.m.intentjournal.io":         strategy.ReportOnly,
 				"Bucket.fakecloud.m.intentjournal.io":         strategy.ObserveByName,
 				"SpecRecord.fakecloud.m.intentjournal.io":     strategy.ObserveByName,
+				"NamedRecord.fakecloud.m.intentjournal.io":    strategy.ObserveByName,
 			},
 		},
 	}

@@ -77,6 +77,7 @@ func New() *schema.Provider {
 			CLINetworkResource:     resourceNetwork(),
 			LateTagNetworkResource: resourceLateTagNetwork(),
 			SpecRecordResource:     resourceSpecRecord(),
+			NamedRecordResource:    resourceNamedRecord(),
 		},
 		ConfigureContextFunc: configure,
 	}

@@ -44,6 +44,20 @@ func resourceSpecRecord() *schema.Resource {
 	return r
 }
 
+// NamedRecordResource is the record again (resourceRecord) under a type
+// of its own, which the v2 test bed configures as provider-upjet-gcp and
+// -azure configure most of their kinds: the external name is the name
+// argument, bound into a templated ID (TemplatedStringAsIdentifier), known
+// before the create; and no tags.
+const NamedRecordResource = "fakecloud_named_record"
+
+// resourceNamedRecord is NamedRecordResource's resource: the record's.
+func resourceNamedRecord() *schema.Resource {
+	r := resourceRecord()
+	r.Description = "A DNS record set like fakecloud_record, for a kind whose external name is its name argument, bound into a templated ID (TemplatedStringAsIdentifier)."
+	return r
+}
+
 // resourceRecord is the fake cloud's record set as a GCP-like Terraform
 // resource presents it: no tags argument, and a Terraform ID composed from
 // zone, name and type (RecordID) rather than the cloud's own ID, which

@@ -17,7 +17,10 @@
 //     create, declared upjetv2.TagsAfterCreate) and SpecRecord
 //     (fakecloud_spec_record, the record configured as
 //     FormattedIdentifierFromProvider configures a kind: its ID built from
-//     its spec, with no external name before the create);
+//     its spec, with no external name before the create) and NamedRecord
+//     (fakecloud_named_record, the record whose external name is its
+//     name argument, bound into a templated ID, as most GCP and Azure
+//     kinds are configured);
 //   - the no-fork Terraform plugin framework client: Address
 //     (fakecloud_address);
 //   - the Terraform CLI (a terraform process per workspace): CLIRecordSet

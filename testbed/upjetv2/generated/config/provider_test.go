@@ -41,6 +41,7 @@ var want = map[string]kindConfig{
 	CLINetworkResource:     {Kind: "CLINetwork", Connector: cli, UseAsync: true, Tagged: true},
 	LateTagNetworkResource: {Kind: "LateTagNetwork", Connector: sdk, UseAsync: true, Tagged: true},
 	SpecRecordResource:     {Kind: "SpecRecord", Connector: sdk, UseAsync: true},
+	NamedRecordResource:    {Kind: "NamedRecord", Connector: sdk, UseAsync: true, IdentifierFields: []string{"zone", "type"}},
 }
 
 func configOf(r *ujconfig.Resource) kindConfig {

@@ -47,6 +47,15 @@ const (
 	// a kind (configureSpecRecord): no external name before the create,
 	// and its Terraform ID built from zone, name and type alone.
 	SpecRecordResource = tfprovider.SpecRecordResource
+	// NamedRecordResource is the Terraform type behind the NamedRecord
+	// kind: the record again (tfprovider.NamedRecordResource), configured
+	// as provider-upjet-gcp and -azure configure most of their kinds
+	// (configureNamedRecord): its external name the name argument, bound
+	// into a templated ID, known before the create.
+	NamedRecordResource = tfprovider.NamedRecordResource
+	// NamedRecordIDTemplate is the NamedRecord's templated ID, in upjet's
+	// syntax: tfprovider.RecordID with the external name for the name.
+	NamedRecordIDTemplate = "zones/{{ .parameters.zone }}/records/{{ .external_name }}/{{ .parameters.type }}"
 	// BucketResource is the Terraform type behind the Bucket kind: the
 	// fake cloud's bucket as AWS's aws_s3_bucket presents an S3 bucket,
 	// named by its bucket argument, which is also its Terraform ID.
@@ -61,7 +70,7 @@ const (
 var (
 	// SDKResources are reconciled through upjet's no-fork Terraform plugin
 	// SDK client, in the provider's process.
-	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource, LateTagNetworkResource, SpecRecordResource}
+	SDKResources = []string{RecordSetResource, NetworkResource, RecordResource, BucketResource, LateTagNetworkResource, SpecRecordResource, NamedRecordResource}
 	// FrameworkResources are reconciled through upjet's no-fork Terraform
 	// plugin framework client, in the provider's process.
 	FrameworkResources = []string{AddressResource}
@@ -93,6 +102,7 @@ var kinds = map[string]string{
 	CLINetworkResource:     "CLINetwork",
 	LateTagNetworkResource: "LateTagNetwork",
 	SpecRecordResource:     "SpecRecord",
+	NamedRecordResource:    "NamedRecord",
 }
 
 // configurators are the per-resource configuration, run by newProvider
@@ -101,6 +111,7 @@ var configurators = []func(*ujconfig.Provider){
 	configureKinds,
 	configureBucket,
 	configureSpecRecord,
+	configureNamedRecord,
 	configureIntentJournal,
 }
 
@@ -167,6 +178,16 @@ func configureSpecRecord(p *ujconfig.Provider) {
 			return tfprovider.RecordID(v[0], v[1], v[2]), nil
 		}
 		r.ExternalName = e
+	})
+}
+
+// configureNamedRecord configures the NamedRecord as provider-upjet-gcp
+// configures google_dns_managed_zone, and most GCP and Azure kinds:
+// TemplatedStringAsIdentifier with the name argument bound to the
+// external name.
+func configureNamedRecord(p *ujconfig.Provider) {
+	p.AddResourceConfigurator(NamedRecordResource, func(r *ujconfig.Resource) {
+		r.ExternalName = ujconfig.TemplatedStringAsIdentifier("name", NamedRecordIDTemplate)
 	})
 }
 

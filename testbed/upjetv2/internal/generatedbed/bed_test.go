@@ -38,14 +38,19 @@ const (
 	// spec, with no external name before the create
 	// (FormattedIdentifierFromProvider's shape): untagged, observe-by-name.
 	kindSpecRecord = "SpecRecord"
+	// kindNamedRecord is the record whose external name is its name,
+	// bound into a templated ID, as most GCP and Azure kinds are:
+	// untagged, observe-by-name.
+	kindNamedRecord = "NamedRecord"
 )
 
 const (
 	// namespace holds the namespaced managed resources.
 	namespace = "team-a"
 	// zone holds the RecordSets' record sets, recordZone the Records',
-	// specZone the SpecRecords', cliZone the CLIRecordSets'.
-	zone, recordZone, specZone, cliZone = "example-com", "records-com", "spec-records-com", "cli-example-com"
+	// specZone the SpecRecords', namedZone the NamedRecords', cliZone the
+	// CLIRecordSets'.
+	zone, recordZone, specZone, namedZone, cliZone = "example-com", "records-com", "spec-records-com", "named-records-com", "cli-example-com"
 	// cliCIDRPrefix starts the CIDR block of every CLINetwork,
 	// lateTagCIDRPrefix every LateTagNetwork's, and neither a Network's:
 	// what tells their cloud objects apart.
@@ -159,19 +164,23 @@ func externalName(u unstructured.Unstructured) string {
 // that MRs of kind make: a RecordSet's, a Network's and an Address's (and
 // their CLI twins') is the cloud's ID; a Record's is composed from its
 // zone, name and type (tfprovider.RecordID), as a SpecRecord's is; a
+// NamedRecord's external name is its name, the Terraform ID's part that
+// the external name fills; a
 // Bucket's is its name. Each
 // record set kind has a zone of its own; a CLINetwork's CIDR block starts
 // with cliCIDRPrefix, a LateTagNetwork's with lateTagCIDRPrefix.
 func cloudIDs(s fakecloud.Stats, kind string) []string {
 	var out []string
 	switch kind {
-	case testbed.KindRecordSet, kindRecord, kindSpecRecord, kindCLIRecordSet:
+	case testbed.KindRecordSet, kindRecord, kindSpecRecord, kindNamedRecord, kindCLIRecordSet:
 		for _, rs := range s.Objects.RecordSets {
 			switch {
 			case kind == testbed.KindRecordSet && rs.Zone == zone, kind == kindCLIRecordSet && rs.Zone == cliZone:
 				out = append(out, rs.ID)
 			case kind == kindRecord && rs.Zone == recordZone, kind == kindSpecRecord && rs.Zone == specZone:
 				out = append(out, tfprovider.RecordID(rs.Zone, rs.Name, rs.Type))
+			case kind == kindNamedRecord && rs.Zone == namedZone:
+				out = append(out, rs.Name)
 			}
 		}
 	case testbed.KindNetwork, kindCLINetwork, kindLateTagNetwork:

@@ -40,6 +40,9 @@ var kindsOf = []struct {
 	{kindSpecRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindSpecRecord, name, map[string]any{"zone": specZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.21"}})
 	}},
+	{kindNamedRecord, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
+		return l.Managed(kindNamedRecord, name, map[string]any{"zone": namedZone, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.22"}})
+	}},
 	{kindBucket, func(l testbed.Line, name string, _ int) *unstructured.Unstructured {
 		return l.Managed(kindBucket, name, map[string]any{})
 	}},
@@ -50,7 +53,7 @@ var kindsOf = []struct {
 
 // TestGeneratedProviderCreatesEveryKind runs the generated provider,
 // wrapped, with no crash: every kind of both scopes (the plugin SDK's
-// RecordSet, Network, LateTagNetwork, Record, SpecRecord and Bucket, the plugin
+// RecordSet, Network, LateTagNetwork, Record, SpecRecord, NamedRecord and Bucket, the plugin
 // framework's Address,
 // the Terraform CLI's CLIRecordSet and CLINetwork) becomes Ready, bound to exactly one cloud object
 // of its own, and every intent its creates began is settled.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,13 +20,15 @@ import (
 )
 
 // TestUntaggedObserveByNameCrash kills the wrapped generated provider
-// (SIGKILL) while the async creates of SpecRecords are in flight, the
-// cloud having made every record (issue #32, items 2 and 3). A SpecRecord
-// is configured as provider-upjet-aws's FormattedIdentifierFromProvider
-// configures a kind: no external name before the create, its Terraform ID
-// built by its GetIDFn from zone, name and type; and, like most GCP and
-// Azure kinds, it has no tags. Nothing a lookup finds can carry a tag
-// proof.
+// (SIGKILL) while the async creates of two untagged observe-by-name kinds
+// are in flight, the cloud having made every record (issue #32, items 2
+// and 3). A SpecRecord is configured as provider-upjet-aws's
+// FormattedIdentifierFromProvider configures a kind: no external name
+// before the create, its Terraform ID built by its GetIDFn from zone,
+// name and type. A NamedRecord is configured as most GCP and Azure kinds
+// are (TemplatedStringAsIdentifier): its external name is its name, known
+// before the create, bound into a templated ID. Like most GCP and Azure
+// kinds, neither has tags: nothing a lookup finds can carry a tag proof.
 //
 // Before the kill, each managed resource must carry the claim on its key
 // (adapter.KeyLabel, the hash of the Terraform ID), which its own
@@ -39,6 +42,22 @@ import (
 // create run again (no 409), none paused.
 func TestUntaggedObserveByNameCrash(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
+	for _, k := range []struct {
+		kind, zone, tfResource string
+		// named: the external name is the MR's name, set before the
+		// create; otherwise the cloud's, set after it.
+		named bool
+	}{
+		{kind: kindSpecRecord, zone: specZone, tfResource: tfprovider.SpecRecordResource},
+		{kind: kindNamedRecord, zone: namedZone, tfResource: tfprovider.NamedRecordResource, named: true},
+	} {
+		t.Run(k.kind, func(t *testing.T) { untaggedObserveCrash(t, k.kind, k.zone, k.tfResource, k.named) })
+	}
+}
+
+// untaggedObserveCrash is TestUntaggedObserveByNameCrash for one kind,
+// whose records are made in zone.
+func untaggedObserveCrash(t *testing.T, kind, zone, tfResource string, named bool) {
 	// A long create answer keeps every apply in flight after the cloud
 	// committed its record.
 	b := start(t, options{wrapped: true, latency: 30 * time.Second})
@@ -46,24 +65,28 @@ func TestUntaggedObserveByNameCrash(t *testing.T) {
 	var mrs []*unstructured.Unstructured
 	for s, line := range []testbed.Line{cluster, namespaced} {
 		for i := range 2 {
-			name := fmt.Sprintf("sr-%d-%d", s, i)
-			mrs = append(mrs, line.Managed(kindSpecRecord, name, map[string]any{"zone": specZone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.21"}}))
+			name := fmt.Sprintf("%s-%d-%d", strings.ToLower(kind), s, i)
+			args := map[string]any{"zone": zone, "name": name, "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.21"}}
+			if named {
+				delete(args, "name") // the external name, the MR's name
+			}
+			mrs = append(mrs, line.Managed(kind, name, args))
 		}
 	}
 	for _, mr := range mrs {
 		b.create(t, mr)
 	}
-	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "every SpecRecord's record made", func() (bool, error) {
-		return len(cloudIDs(b.fc.Stats(t), kindSpecRecord)) == len(mrs), nil
+	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "every "+kind+"'s record made", func() (bool, error) {
+		return len(cloudIDs(b.fc.Stats(t), kind)) == len(mrs), nil
 	})
 	for _, mr := range mrs {
 		cur := get(t, b, mr)
-		id := tfprovider.RecordID(specZone, mr.GetName(), "A")
-		if got, want := cur.GetLabels()[adapter.KeyLabel], adapter.KeyLabelValue(tfprovider.SpecRecordResource, id); got != want {
+		id := tfprovider.RecordID(zone, mr.GetName(), "A")
+		if got, want := cur.GetLabels()[adapter.KeyLabel], adapter.KeyLabelValue(tfResource, id); got != want {
 			t.Errorf("%s: label %s=%q while its create is in flight, want %q, the claim on %s", mr.GetName(), adapter.KeyLabel, got, want, id)
 		}
-		if en := externalName(*cur); en != "" {
-			t.Fatalf("%s has external name %q before its apply ended: the window under test is gone", mr.GetName(), en)
+		if en, want := externalName(*cur), map[bool]string{true: mr.GetName()}[named]; en != want {
+			t.Fatalf("%s has external name %q before its apply ended, want %q: the window under test is gone", mr.GetName(), en, want)
 		}
 	}
 	if t.Failed() {
@@ -88,7 +111,7 @@ func TestUntaggedObserveByNameCrash(t *testing.T) {
 	})
 	got := map[string]string{}
 	for _, e := range rep.Entries {
-		if e.Resource.Kind != kindSpecRecord {
+		if e.Resource.Kind != kind {
 			continue
 		}
 		proof := ""
@@ -107,7 +130,7 @@ func TestUntaggedObserveByNameCrash(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	testbed.Eventually(t, 2*time.Minute, time.Second, "every SpecRecord Ready", func() (bool, error) {
+	testbed.Eventually(t, 2*time.Minute, time.Second, "every "+kind+" Ready", func() (bool, error) {
 		for _, mr := range mrs {
 			if !ready(*get(t, b, mr)) {
 				return false, nil
@@ -127,9 +150,9 @@ func TestUntaggedObserveByNameCrash(t *testing.T) {
 			t.Errorf("%s is paused: its record was adopted, nothing was left for an operator", mr.GetName())
 		}
 	}
-	problems := bound(cur, cloudIDs(s, kindSpecRecord))
-	if n := len(cloudIDs(s, kindSpecRecord)); n != len(mrs) {
-		problems = append(problems, fmt.Sprintf("the cloud holds %d SpecRecord records for %d managed resources", n, len(mrs)))
+	problems := bound(cur, cloudIDs(s, kind))
+	if n := len(cloudIDs(s, kind)); n != len(mrs) {
+		problems = append(problems, fmt.Sprintf("the cloud holds %d %s records for %d managed resources", n, kind, len(mrs)))
 	}
 	if c := s.Kinds["recordsets"].Conflicts - conflicts; c != 0 {
 		problems = append(problems, fmt.Sprintf("%d creates met \"already exists\" after the restart: a create ran again", c))
@@ -137,6 +160,6 @@ func TestUntaggedObserveByNameCrash(t *testing.T) {
 	if len(problems) > 0 {
 		t.Fatalf("%d problems after recovery:\n%s", len(problems), summary(problems))
 	}
-	t.Logf("killed with %d untagged SpecRecords' records made and their creates in flight; recovery adopted %d (%s), 0 paused, 0 conflicts, %d records after %s",
-		len(mrs), len(got), recovery.ProofKeyVacant, len(cloudIDs(s, kindSpecRecord)), 35*time.Second)
+	t.Logf("killed with %d untagged %ss' records made and their creates in flight; recovery adopted %d (%s), 0 paused, 0 conflicts, %d records after %s",
+		len(mrs), kind, len(got), recovery.ProofKeyVacant, len(cloudIDs(s, kind)), 35*time.Second)
 }

@@ -20,6 +20,7 @@ var connectorOf = map[string]string{
 	kindRecord:            "plugin-sdk",
 	kindLateTagNetwork:    "plugin-sdk",
 	kindSpecRecord:        "plugin-sdk",
+	kindNamedRecord:       "plugin-sdk",
 	kindBucket:            "plugin-sdk",
 	kindAddress:           "plugin-framework",
 	kindCLIRecordSet:      "terraform-cli",

@@ -169,6 +169,8 @@ func TestProviderSchemaJSON(t *testing.T) {
 	// The v2 line's record whose ID is built from its spec (SpecRecord),
 	// the record's schema under a type of its own.
 	want["fakecloud_spec_record"] = want["fakecloud_record"]
+	// And the record whose external name is its name (NamedRecord).
+	want["fakecloud_named_record"] = want["fakecloud_record"]
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("ProviderSchemaJSON(): resource attributes: -want, +got:\n%s", diff)
 	}

@@ -14,6 +14,7 @@ import (
 	clinetwork "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/clinetwork"
 	clirecordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/clirecordset"
 	latetagnetwork "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/latetagnetwork"
+	namedrecord "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/namedrecord"
 	network "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/network"
 	record "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/record"
 	recordset "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/controller/cluster/fakecloud/recordset"
@@ -30,6 +31,7 @@ func Setup(mgr ctrl.Manager, o controller.Options) error {
 		clinetwork.Setup,
 		clirecordset.Setup,
 		latetagnetwork.Setup,
+		namedrecord.Setup,
 		network.Setup,
 		record.Setup,
 		recordset.Setup,
@@ -52,6 +54,7 @@ func SetupGated(mgr ctrl.Manager, o controller.Options) error {
 		clinetwork.SetupGated,
 		clirecordset.SetupGated,
 		latetagnetwork.SetupGated,
+		namedrecord.SetupGated,
 		network.SetupGated,
 		record.SetupGated,
 		recordset.SetupGated,
@@ -73,6 +76,7 @@ func SetupWebhookWithManager(mgr ctrl.Manager) error {
 		clinetwork.SetupWebhookWithManager,
 		clirecordset.SetupWebhookWithManager,
 		latetagnetwork.SetupWebhookWithManager,
+		namedrecord.SetupWebhookWithManager,
 		network.SetupWebhookWithManager,
 		record.SetupWebhookWithManager,
 		recordset.SetupWebhookWithManager,

@@ -22,6 +22,9 @@ func (tr *CLIRecordSet) Hub() {}
 func (tr *LateTagNetwork) Hub() {}
 
 // Hub marks this type as a conversion hub.
+func (tr *NamedRecord) Hub() {}
+
+// Hub marks this type as a conversion hub.
 func (tr *Network) Hub() {}
 
 // Hub marks this type as a conversion hub.

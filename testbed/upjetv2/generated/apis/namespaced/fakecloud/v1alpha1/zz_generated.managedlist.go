@@ -53,6 +53,15 @@ func (l *LateTagNetworkList) GetItems() []resource.Managed {
 	return items
 }
 
+// GetItems of this NamedRecordList.
+func (l *NamedRecordList) GetItems() []resource.Managed {
+	items := make([]resource.Managed, len(l.Items))
+	for i := range l.Items {
+		items[i] = &l.Items[i]
+	}
+	return items
+}
+
 // GetItems of this NetworkList.
 func (l *NetworkList) GetItems() []resource.Managed {
 	items := make([]resource.Managed, len(l.Items))
