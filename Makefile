@@ -37,8 +37,13 @@ V1_PKGS := ./adapter/upjetv1/... ./testbed/upjetv1/...
 # The v1 workspace's packages to vet: its own, and the shared modules'
 # against v1's controller-runtime.
 V1_VET := ./... ./testbed/... $(V1_PKGS)
+# The cloud tag listers (issue #33): a module per cloud, each with its cloud's
+# SDK, outside both workspaces so that no SDK moves another module's
+# dependencies; built, vetted and tested on their own (GOWORK=off), against
+# the library at this checkout (a replace in each go.mod).
+INVENTORY := inventory/aws
 
-.PHONY: all build vet tools generate demo test test-unit test-journal test-rest lint fuzz bench bench-terraform crashtest release tidy
+.PHONY: all build vet tools generate demo test test-unit test-journal test-rest test-inventory lint fuzz bench bench-terraform crashtest release tidy
 
 all: build
 
@@ -46,6 +51,7 @@ all: build
 build:
 	$(V2) $(GO) build $(V2_PKGS)
 	$(V1) $(GO) build $(V1_VET)
+	@for m in $(INVENTORY); do (cd $$m && GOWORK=off $(GO) build ./...) || exit 1; done
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
 ## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools: a long build
@@ -107,7 +113,7 @@ check-generated:
 ## where v2 runs 20; 10 TestWrappedProvider kill iterations instead of 20), so
 ## that a cold `bash .ci/run` stays within CI's budget; their flags
 ## (-crash.trials, -wrapped.iterations) override.
-test: tools check-generated test-journal test-rest
+test: tools check-generated test-journal test-rest test-inventory
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the
@@ -115,6 +121,11 @@ test: tools check-generated test-journal test-rest
 test-unit:
 	$(V2) $(GO) test -short -count=1 $(V2_PKGS)
 	$(V1) $(GO) test -short -count=1 $(V1_PKGS)
+	$(MAKE) test-inventory
+
+## test-inventory: the cloud tag listers' modules, each on its own (GOWORK=off).
+test-inventory:
+	@for m in $(INVENTORY); do echo "test-inventory: $$m"; (cd $$m && GOWORK=off $(GO) test -count=1 ./...) || exit 1; done
 
 test-journal: vet
 	$(V2) $(GO) test -race -count=1 ./journal/...
@@ -126,6 +137,7 @@ test-rest:
 vet:
 	$(V2) $(GO) vet $(V2_PKGS)
 	$(V1) $(GO) vet $(V1_VET)
+	@for m in $(INVENTORY); do (cd $$m && GOWORK=off $(GO) vet ./...) || exit 1; done
 
 ## lint: gofmt, go vet and staticcheck (fetched from the module proxy at a pinned version).
 lint: vet
@@ -134,6 +146,7 @@ lint: vet
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(V2) "$$($(GO) env GOPATH)/bin/staticcheck" $(V2_PKGS)
 	$(V1) "$$($(GO) env GOPATH)/bin/staticcheck" $(V1_PKGS)
+	@for m in $(INVENTORY); do (cd $$m && GOWORK=off "$$($(GO) env GOPATH)/bin/staticcheck" ./...) || exit 1; done
 
 ## tidy: go mod tidy in every module. Each module requires the others at their
 ## release version, which exists only in the workspaces' replace directives,
