@@ -66,7 +66,7 @@ func ObserveFinder(observe ObserveFunc) recovery.Finder {
 // (recovery.CompareArgs). A weak proof adopts only the first
 // (recovery.Judge).
 func ObservedResource(u map[string]any, name string, args map[string]any, upToDate bool) recovery.ExternalResource {
-	r := recovery.ExternalResource{ID: name, Tags: observedTags(u)}
+	r := recovery.ExternalResource{ID: name, Tags: observedTags(u), Identifiers: observedIdentifiers(u)}
 	if args != nil {
 		r.Args = recovery.ArgsSame
 		if !upToDate {
@@ -120,6 +120,19 @@ func argsMatcher(observe ObserveFunc) recovery.Matcher {
 		}
 		return found[0].Args, found[0].ArgsDiffer, nil
 	})
+}
+
+// observedIdentifiers returns the cloud identifiers an observation
+// reports in status.atProvider: arn (AWS), selfLink (GCP) and id (the
+// Terraform ID: an ARM ID on Azure, a relative name on GCP), those set.
+func observedIdentifiers(u map[string]any) []string {
+	var out []string
+	for _, field := range []string{"arn", "selfLink", "id"} {
+		if v, _, _ := unstructured.NestedString(u, "status", "atProvider", field); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // observedTags returns the tags or labels an observation reports.

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/intentjournal/intentjournal/internal/logging"
+	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
@@ -96,8 +97,11 @@ func (d *DerivedFinders) ReportOnly() []schema.GroupKind {
 type FindersOption func(*findersOptions)
 
 type findersOptions struct {
-	templates  *strategy.Templates
-	inventory  Inventory
+	templates *strategy.Templates
+	inventory Inventory
+	// lister and scope are WithLister's.
+	lister     inventory.Lister
+	scope      ScopeFunc
 	log        *zap.Logger
 	registerer prometheus.Registerer
 	nameKeyed  map[schema.GroupKind]bool
@@ -292,7 +296,7 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 		gk, tf := k.GVK.GroupKind(), k.Facts.TerraformResource
 		inProcess := k.Observe != nil
 		tmpl, _ := o.templates.Lookup(tf)
-		dec := decide(k.Facts, *o.templates, inProcess, k.Lookup != nil, o.inventory != nil)
+		dec := decide(k.Facts, *o.templates, inProcess, k.Lookup != nil, o.inventory != nil || o.lister != nil)
 		d.Kinds = append(d.Kinds, k.GVK)
 		d.Strategies[gk] = KindStrategy{TerraformResource: tf, Decision: dec}
 		switch dec.Strategy {
@@ -324,6 +328,12 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 				claimants[tf] = append(claimants[tf], k.GVK)
 			}
 		case strategy.ListByTags:
+			if o.lister != nil {
+				// What it lists is verified, and compared with the
+				// create's arguments, by observing it.
+				d.Finders[gk] = newListerFinder(gk, tf, &o, k.observeFor)
+				break
+			}
 			f := newListFinder(gk, tf, o.inventory, o.nameKeyed[gk], o.tagsAfter[gk])
 			switch {
 			case inProcess:

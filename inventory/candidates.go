@@ -62,3 +62,45 @@ func lastSegment(s string) string {
 	}
 	return s[i+1:]
 }
+
+// SameResource reports whether listed, an identifier a Lister returned,
+// and observed, an identifier attribute a provider's Observe reports of
+// the resource at a candidate ID (arn, self_link, id), name the same
+// resource: equal; equal but for case, for two Azure ARM IDs (ARM is
+// case-insensitive); or, for a GCP full resource name
+// (//compute.googleapis.com/projects/p/global/networks/n), the same
+// relative name as a self link
+// (https://www.googleapis.com/compute/v1/projects/p/global/networks/n) or
+// a Terraform ID (projects/p/global/networks/n).
+func SameResource(listed, observed string) bool {
+	switch {
+	case listed == "" || observed == "":
+		return false
+	case listed == observed:
+		return true
+	case strings.HasPrefix(listed, "/subscriptions/") && strings.HasPrefix(strings.ToLower(observed), "/subscriptions/"):
+		return strings.EqualFold(listed, observed)
+	case strings.HasPrefix(listed, "//"):
+		_, rel, ok := strings.Cut(strings.TrimPrefix(listed, "//"), "/")
+		return ok && rel != "" && (observed == rel || strings.HasSuffix(observed, "/"+rel) && isGoogleLink(observed, rel))
+	}
+	return false
+}
+
+// isGoogleLink reports whether link is a GCP self link whose path ends
+// with the relative name rel after the API's service and version:
+// https://www.googleapis.com/compute/v1/<rel>, or a service's own host
+// (https://dns.googleapis.com/dns/v1/<rel>).
+func isGoogleLink(link, rel string) bool {
+	rest, ok := strings.CutPrefix(link, "https://")
+	if !ok {
+		return false
+	}
+	host, path, ok := strings.Cut(rest, "/")
+	if !ok || !strings.HasSuffix(host, ".googleapis.com") {
+		return false
+	}
+	// path is <service>/<version>/<rel>
+	parts := strings.SplitN(path, "/", 3)
+	return len(parts) == 3 && parts[2] == rel
+}

@@ -52,3 +52,29 @@ func FuzzCandidates(f *testing.F) {
 		}
 	})
 }
+
+func TestSameResource(t *testing.T) {
+	cases := []struct {
+		listed, observed string
+		want             bool
+	}{
+		{"arn:aws:ec2:eu-west-1:1:vpc/vpc-1", "arn:aws:ec2:eu-west-1:1:vpc/vpc-1", true},
+		{"arn:aws:ec2:eu-west-1:1:vpc/vpc-1", "arn:aws:ec2:eu-west-1:1:vpc/VPC-1", false},
+		{"arn:aws:ec2:eu-west-1:1:vpc/vpc-1", "vpc-1", false},
+		{"/subscriptions/s/resourceGroups/G/providers/Microsoft.Network/virtualNetworks/v", "/subscriptions/s/resourcegroups/g/providers/microsoft.network/virtualnetworks/v", true},
+		{"/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/v", "/subscriptions/s/resourceGroups/g/providers/Microsoft.Network/virtualNetworks/w", false},
+		{"//compute.googleapis.com/projects/p/global/networks/n", "projects/p/global/networks/n", true},
+		{"//compute.googleapis.com/projects/p/global/networks/n", "https://www.googleapis.com/compute/v1/projects/p/global/networks/n", true},
+		{"//dns.googleapis.com/projects/p/managedZones/z", "https://dns.googleapis.com/dns/v1/projects/p/managedZones/z", true},
+		{"//compute.googleapis.com/projects/p/global/networks/n", "https://evil.example.com/compute/v1/projects/p/global/networks/n", false},
+		{"//compute.googleapis.com/projects/p/global/networks/n", "https://www.googleapis.com/compute/v1/projects/other/projects/p/global/networks/n", false},
+		{"//compute.googleapis.com/projects/p/global/networks/n", "projects/p/global/networks/m", false},
+		{"", "", false},
+		{"x", "", false},
+	}
+	for _, tc := range cases {
+		if got := SameResource(tc.listed, tc.observed); got != tc.want {
+			t.Errorf("SameResource(%q, %q) = %t, want %t", tc.listed, tc.observed, got, tc.want)
+		}
+	}
+}

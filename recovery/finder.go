@@ -123,6 +123,10 @@ type ExternalResource struct {
 	// (ProofKeyVacant).
 	KeyChecked bool
 	KeyHolders []string
+	// Identifiers are the cloud's own identifiers of the resource that an
+	// observation reports (its arn, self link, id), where the Finder
+	// observed it: what a listed identifier is verified against.
+	Identifiers []string
 	// Args says whether the resource matches the arguments the candidate's
 	// create sent (Candidate.CreateArgs), where the Finder compared them:
 	// the provider's own Observe does, through a plan of those arguments
@@ -227,6 +231,9 @@ type TagFinderOption func(*tagFinderOptions)
 
 type tagFinderOptions struct {
 	nameKeyed, tagsAfter bool
+	// lag is IndexLag's; now its clock.
+	lag time.Duration
+	now func() time.Time
 }
 
 // NameKeyed says whether the kind's spec is unique in the cloud although
@@ -249,6 +256,22 @@ func NameKeyed(on bool) TagFinderOption {
 // second resource.
 func TagsAfterCreate(on bool) TagFinderOption {
 	return func(o *tagFinderOptions) { o.tagsAfter = on }
+}
+
+// IndexLag says the lister reads an index that may be up to lag behind a
+// create that has returned (Cloud Asset Inventory, Azure Resource Graph,
+// the AWS Tagging API until its freshness is measured:
+// inventory.Consistency). Finding nothing for a create that began less
+// than lag ago proves nothing: the candidate is reported, never cleared.
+// A create with no known start (no intent time, no managed resource) is
+// taken as young. Zero, the default, is a read-after-write source.
+func IndexLag(lag time.Duration) TagFinderOption {
+	return func(o *tagFinderOptions) { o.lag = lag }
+}
+
+// tagFinderClock sets the clock IndexLag measures by (tests).
+func tagFinderClock(now func() time.Time) TagFinderOption {
+	return func(o *tagFinderOptions) { o.now = now }
 }
 
 // tagFinder lists by the crossplane tags the create would have set.
@@ -274,7 +297,7 @@ func NewTagFinder(list TagLister, opts ...TagFinderOption) Finder {
 
 // NewCandidateTagFinder is NewTagFinder over a CandidateTagLister.
 func NewCandidateTagFinder(list CandidateTagLister, opts ...TagFinderOption) Finder {
-	f := &tagFinder{list: list}
+	f := &tagFinder{list: list, o: tagFinderOptions{now: time.Now}}
 	for _, opt := range opts {
 		opt(&f.o)
 	}
@@ -302,6 +325,11 @@ func (f *tagFinder) AbsenceUnproven(c *Candidate) string {
 		return "its kind's cloud resource is tagged only after the create call, so a create interrupted in between leaves a resource no listing by tags finds"
 	case !c.SentTags():
 		return "its create did not send the crossplane tags (the managed resource's spec did not carry them all when the create began), so no listing by tags finds what it made"
+	case f.o.lag > 0:
+		began := c.NotBefore()
+		if age := f.o.now().Sub(began); began.IsZero() || age < f.o.lag {
+			return fmt.Sprintf("the listing reads an index that may be up to %s behind a create, and this create began %s ago", f.o.lag, age.Round(time.Second))
+		}
 	}
 	return ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -79,6 +80,7 @@ func TestNewTagFinder(t *testing.T) {
 // kind tags its resources in the create request itself; VerifyArgs keeps
 // what its Finder says; a Finder that says nothing proves absence.
 func TestTagFinderAbsence(t *testing.T) {
+	began := func(c *Candidate) time.Time { return c.NotBefore() }
 	list := func(context.Context, map[string]string) ([]ExternalResource, error) { return nil, nil }
 	tagged := func(c *Candidate) *Candidate { c.Intent.TaggedSpec = true; return c }
 	noIntent := func(specTags map[string]any) *Candidate {
@@ -104,6 +106,17 @@ func TestTagFinderAbsence(t *testing.T) {
 			c: noIntent(map[string]any{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc"})},
 		{name: "VerifyArgs keeps the tag finder's answer", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: candidate(false)},
 		{name: "VerifyArgs keeps the tag finder's answer, proven", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: tagged(candidate(false)), proven: true},
+		{name: "an index, the create older than its lag", f: NewTagFinder(list, IndexLag(5*time.Minute), tagFinderClock(func() time.Time { return began(candidate(false)).Add(6 * time.Minute) })),
+			c: tagged(candidate(false)), proven: true},
+		{name: "an index, the create younger than its lag", f: NewTagFinder(list, IndexLag(5*time.Minute), tagFinderClock(func() time.Time { return began(candidate(false)).Add(4 * time.Minute) })),
+			c: tagged(candidate(false))},
+		{name: "an index, the create's start unknown", f: NewTagFinder(list, IndexLag(5*time.Minute)),
+			c: func() *Candidate {
+				c := tagged(candidate(false))
+				c.Intent.CreatedAt = time.Time{}
+				c.Object = nil
+				return c
+			}()},
 		{name: "a Finder that says nothing proves absence", f: FinderFn(func(context.Context, *Candidate) ([]ExternalResource, error) { return nil, nil }),
 			c: candidate(false), proven: true},
 	}

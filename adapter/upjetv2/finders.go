@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
@@ -61,6 +62,15 @@ func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
 // observe-by-template kinds (adapter.WithVacantKeys); apiReader must not
 // be a cache (mgr.GetAPIReader()).
 func WithVacantKeys(apiReader client.Reader) FindersOption { return adapter.WithVacantKeys(apiReader) }
+
+// WithLister lists the list-by-tags kinds through a cloud's tag lister
+// (inventory/aws, inventory/gcp, inventory/azure), in the scope scope
+// returns for each candidate, every listed identifier verified by
+// observing it with the kind's own Observe (adapter.WithLister). It takes
+// the place of WithInventory.
+func WithLister(l inventory.Lister, scope adapter.ScopeFunc) FindersOption {
+	return adapter.WithLister(l, scope)
+}
 
 // WithFindersLogger sets the logger of NewFinders' startup line
 // (adapter.WithFindersLogger).
