@@ -135,17 +135,25 @@ func (w *WritesPerCreate) Add(m *MRWrites) {
 // grow by more than added. A batch may have no such create (the wrapped
 // one's external-name patch makes the async callback's status update, not
 // the object's, meet the 409); then the least over each whole batch is
-// compared instead. The median may grow by the noise, one pair, no more.
+// compared instead. A create with no 409 can still take one more
+// reconcile's pair (a poll, a late watch event; more often on a loaded
+// machine: a CI run on 2026-11-27 counted every wrapped 409-free Terraform
+// CLI create at 13 writes and the leanest unwrapped one at 12, while the
+// wrapped batch's leanest create took 11, at 44afeaa as after it), so the
+// least of the 409-free creates fails the check only with the least of
+// the whole batches: a write the journal added, on every create, raises
+// both. The median may grow by the noise, one pair, no more.
 func CheckNoAddedWrites(unwrapped, wrapped WritesPerCreate, added int) error {
 	if len(unwrapped.All) == 0 || len(wrapped.All) == 0 {
 		return fmt.Errorf("no create counted: %d unwrapped, %d wrapped", len(unwrapped.All), len(wrapped.All))
 	}
+	wAll, uAll := slices.Min(wrapped.All), slices.Min(unwrapped.All)
 	if len(unwrapped.Unskipped) > 0 && len(wrapped.Unskipped) > 0 {
-		if w, u := slices.Min(wrapped.Unskipped), slices.Min(unwrapped.Unskipped); w > u+added {
-			return fmt.Errorf("the journal must add no API write per create beyond the %d by design: at least %d successful writes per create wrapped, %d unwrapped, of creates whose object writes met no 409", added, w, u)
+		if w, u := slices.Min(wrapped.Unskipped), slices.Min(unwrapped.Unskipped); w > u+added && wAll > uAll+added {
+			return fmt.Errorf("the journal must add no API write per create beyond the %d by design: at least %d successful writes per create wrapped, %d unwrapped, of creates whose object writes met no 409 (%d and %d over each whole batch)", added, w, u, wAll, uAll)
 		}
-	} else if w, u := slices.Min(wrapped.All), slices.Min(unwrapped.All); w > u+added {
-		return fmt.Errorf("the journal must add no API write per create beyond the %d by design: at least %d successful writes per create wrapped, %d unwrapped", added, w, u)
+	} else if wAll > uAll+added {
+		return fmt.Errorf("the journal must add no API write per create beyond the %d by design: at least %d successful writes per create wrapped, %d unwrapped", added, wAll, uAll)
 	}
 	if w, u := Median(wrapped.All), Median(unwrapped.All); w > u+2+float64(added) {
 		return fmt.Errorf("the journal must add no API write per create beyond the %d by design: a median of %.1f successful writes per create wrapped, %.1f unwrapped, more than the pair a 409 moves", added, w, u)
