@@ -41,7 +41,7 @@ V1_VET := ./... ./testbed/... $(V1_PKGS)
 # SDK, outside both workspaces so that no SDK moves another module's
 # dependencies; built, vetted and tested on their own (GOWORK=off), against
 # the library at this checkout (a replace in each go.mod).
-INVENTORY := inventory/aws inventory/azure
+INVENTORY := inventory/aws inventory/azure inventory/gcp
 
 .PHONY: all build vet tools generate demo test test-unit test-journal test-rest test-inventory lint fuzz bench bench-terraform crashtest release tidy
 
