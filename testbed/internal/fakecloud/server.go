@@ -130,6 +130,9 @@ func (s *Server) routes() {
 		}
 		writeJSON(w, http.StatusOK, f)
 	})
+	// The Resource Groups Tagging API's GetResources (tagging.go), which
+	// its SDK client posts to the endpoint's root.
+	m.HandleFunc("POST /{$}", s.tagging)
 	m.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
