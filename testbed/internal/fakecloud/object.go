@@ -130,6 +130,9 @@ type KindStats struct {
 type Stats struct {
 	Kinds   map[string]KindStats `json:"kinds"`
 	Objects StatsObjects         `json:"objects"`
+	// TaggingCalls counts the Tagging API GetResources calls the server
+	// has served since its process started (tagging.go).
+	TaggingCalls int64 `json:"taggingCalls,omitempty"`
 }
 
 // Total sums the counters of every kind.

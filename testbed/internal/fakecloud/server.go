@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -52,6 +53,9 @@ type Server struct {
 	initial Faults
 	seed    uint64
 	mux     *http.ServeMux
+	// taggingCalls counts the GetResources calls served since the process
+	// started (Stats.TaggingCalls).
+	taggingCalls atomic.Int64
 }
 
 // NewServer returns a Server that serves store. It fails only when the
@@ -113,7 +117,9 @@ func (s *Server) routes() {
 	m.HandleFunc("DELETE /v1/buckets/{id}", s.faulty(KindBuckets, OpDelete, s.deleteBucket))
 
 	m.HandleFunc("GET /v1/stats", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, s.store.Stats())
+		st := s.store.Stats()
+		st.TaggingCalls = s.taggingCalls.Load()
+		writeJSON(w, http.StatusOK, st)
 	})
 	m.HandleFunc("GET /v1/faults", func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, s.Faults())

@@ -22,6 +22,9 @@ const (
 	// arn:aws:fakecloud:local:000000000000:<type>/<id>, the type one of
 	// the ARNType values.
 	ARNPrefix = "arn:aws:fakecloud:local:000000000000:"
+	// TaggingRegion is the region of the fake cloud's Tagging API: the
+	// one its ARNs name.
+	TaggingRegion = "local"
 	// taggingPageSize is GetResources' default ResourcesPerPage.
 	taggingPageSize = 50
 )
@@ -73,6 +76,7 @@ func (s *Server) tagging(w http.ResponseWriter, r *http.Request) {
 		fail("UnknownOperationException", fmt.Sprintf("the fake cloud's Tagging API serves GetResources only, not %q", t))
 		return
 	}
+	s.taggingCalls.Add(1)
 	var req taggingRequest
 	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
 		fail("InvalidParameterException", "cannot decode the request: "+err.Error())

@@ -104,6 +104,7 @@ func TestOpenTofuEndToEnd(t *testing.T) {
 		},
 		"fakecloud_network.vpc": {
 			"id": vpc.ID, "name": "vpc", "cidr_block": "10.0.0.0/16", "tags": map[string]any{"crossplane-name": "vpc"},
+			"arn": fakecloud.ARN(fakecloud.ARNTypeNetwork, vpc.ID),
 		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -24,6 +24,7 @@ func resourceNetwork() *schema.Resource {
 			"name":       {Type: schema.TypeString, Required: true, Description: "Name of the network; not unique."},
 			"cidr_block": {Type: schema.TypeString, Optional: true, Description: "IPv4 or IPv6 CIDR block, e.g. 10.0.0.0/16."},
 			"tags":       {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}, Description: "Tags; the only way to find a network whose ID was lost."},
+			"arn":        {Type: schema.TypeString, Computed: true, Description: "The network's ARN, as the fake cloud's Tagging API lists it (fakecloud.ARN)."},
 		},
 	}
 }
@@ -82,5 +83,6 @@ func setNetwork(d *schema.ResourceData, n fakecloud.Network) diag.Diagnostics {
 		"name":       n.Name,
 		"cidr_block": n.CIDRBlock,
 		"tags":       n.Tags,
+		"arn":        fakecloud.ARN(fakecloud.ARNTypeNetwork, n.ID),
 	})
 }

@@ -73,6 +73,7 @@ func TestSchemaContract(t *testing.T) {
 				"name":       {Type: schema.TypeString, Required: true},
 				"cidr_block": {Type: schema.TypeString, Optional: true},
 				"tags":       {Type: schema.TypeMap, Optional: true},
+				"arn":        {Type: schema.TypeString},
 			},
 		},
 	}

@@ -141,6 +141,8 @@ func TestProviderSchemaJSON(t *testing.T) {
 			"name":       {Type: "string", Required: true},
 			"cidr_block": {Type: "string", Optional: true},
 			"tags":       {Type: "map of string", Optional: true},
+			// The ARN the fake cloud's Tagging API lists it by (#33).
+			"arn": {Type: "string", Computed: true},
 		},
 		// The v2 line's GCP-like Record; the v1 line configures no kind of it.
 		"fakecloud_record": {

@@ -29,6 +29,9 @@ type NetworkInitParameters struct {
 
 type NetworkObservation struct {
 
+	// The network's ARN, as the fake cloud's Tagging API lists it (fakecloud.ARN).
+	Arn *string `json:"arn,omitempty" tf:"arn,omitempty"`
+
 	// IPv4 or IPv6 CIDR block, e.g. 10.0.0.0/16.
 	CidrBlock *string `json:"cidrBlock,omitempty" tf:"cidr_block,omitempty"`
 
