@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	dario.cat/mergo v1.0.2
+	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi v1.41.12
 	github.com/crossplane/crossplane-runtime/v2 v2.2.1
 	github.com/crossplane/upjet/v2 v2.3.0
 	github.com/go-logr/zapr v1.3.0
@@ -11,6 +13,7 @@ require (
 	github.com/hashicorp/terraform-plugin-framework v1.15.0
 	github.com/hashicorp/terraform-plugin-sdk/v2 v2.37.0
 	github.com/intentjournal/intentjournal v0.1.0
+	github.com/intentjournal/intentjournal/inventory/aws v0.1.0
 	github.com/pkg/errors v0.9.1
 	github.com/prometheus/client_golang v1.23.2
 	go.uber.org/zap v1.28.0

@@ -88,6 +88,10 @@ type options struct {
 	latency time.Duration
 	// args are the provider's further flags.
 	args []string
+	// awsLister recovers the list-by-tags kinds through intentjournal's
+	// AWS lister against the fake cloud's Tagging API
+	// (--aws-tagging-endpoint).
+	awsLister bool
 }
 
 // start starts envtest with the generated CRDs, the fake cloud with a
@@ -108,6 +112,9 @@ func start(t *testing.T, o options) *bed {
 	if o.wrapped {
 		b.journal = filepath.Join(b.dir, "intents.db")
 		args = append(args, "--journal", b.journal, "--hold-controllers", "--recovery-report", filepath.Join(b.dir, "recovery.json"))
+	}
+	if o.awsLister {
+		args = append(args, "--aws-tagging-endpoint", b.fc.URL)
 	}
 	args = append(args, o.args...)
 	b.provider = testbed.StartProvider(t, bins.Provider, b.cl.Kubeconfig, args...)

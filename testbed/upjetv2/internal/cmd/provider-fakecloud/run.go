@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	tagging "github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/logging"
@@ -25,12 +27,16 @@ import (
 	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
+	"github.com/intentjournal/intentjournal/inventory"
+	awsinventory "github.com/intentjournal/intentjournal/inventory/aws"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
 	genconfig "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/internal/clients"
@@ -65,6 +71,12 @@ type lineOptions struct {
 	freshWorkspaces bool
 	// stateDir holds what the Terraform CLI environment needs on disk.
 	stateDir string
+	// awsTagging, when set, is the endpoint of a Resource Groups Tagging
+	// API (the fake cloud's: fakecloud.TaggingTarget) through which
+	// recovery lists the list-by-tags kinds with intentjournal's AWS
+	// lister (inventory/aws, the real SDK client) instead of the fake
+	// cloud's own inventory.
+	awsTagging string
 }
 
 // addFlags registers the line's flags on fs.
@@ -78,6 +90,7 @@ func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&l.terraformCLI, "terraform", "", "The Terraform CLI (OpenTofu) upjet runs as terraform for the Terraform CLI kinds (CLIRecordSet, CLINetwork); without it they cannot create, and their recovery is report-only.")
 	fs.StringVar(&l.terraformMirror, "terraform-plugin-mirror", "", "With --terraform: the filesystem mirror terraform installs terraform-provider-fakecloud from.")
 	fs.BoolVar(&l.freshWorkspaces, "fresh-workspaces", false, "With --terraform: put this boot's Terraform workspaces in a new empty directory, as a new pod's /tmp.")
+	fs.StringVar(&l.awsTagging, "aws-tagging-endpoint", "", "With --journal: recover the list-by-tags kinds through intentjournal's AWS lister (inventory/aws, the real SDK client) against this Resource Groups Tagging API endpoint, each listed ARN verified by observing it, instead of the fake cloud's own inventory.")
 	fs.StringVar(&l.stateDir, "terraform-state-dir", "", "With --terraform: where the Terraform CLI environment (the terraform link, its CLI configuration, fresh workspace roots) is written; default a new temporary directory.")
 }
 
@@ -91,6 +104,9 @@ func (l *lineOptions) validate(o providercmd.Options) error {
 	}
 	if l.terraformCLI == "" && (l.freshWorkspaces || l.stateDir != "") {
 		return errors.New("--fresh-workspaces and --terraform-state-dir need --terraform")
+	}
+	if l.awsTagging != "" && !o.Intents() {
+		return errors.New("--aws-tagging-endpoint needs --journal or --annotation-only: it is where recovery lists")
 	}
 	return nil
 }
@@ -236,7 +252,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		finders, err := upjetv2.NewFinders(mgr.GetClient(), scheme, setupFn,
 			[]*ujconfig.Provider{clusterProvider, namespacedProvider},
 			append([]upjetv2.FindersOption{
-				upjetv2.WithTemplates(templates), upjetv2.WithInventory(clients.RecoveryInventory(mgr.GetClient())),
+				upjetv2.WithTemplates(templates), l.inventory(mgr.GetClient()),
 				// The Record has no tags: what its create's key probe saw
 				// free proves it ours after a crash, unless another managed
 				// resource in any shard claims the same key.
@@ -320,4 +336,24 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		return fmt.Errorf("cannot run controller manager: %w", err)
 	}
 	return nil
+}
+
+// inventory returns the finders option that lists the list-by-tags kinds:
+// the fake cloud's own inventory, or, with --aws-tagging-endpoint,
+// intentjournal's AWS lister with the real Tagging API client against it.
+func (l *lineOptions) inventory(kube client.Client) upjetv2.FindersOption {
+	if l.awsTagging == "" {
+		return upjetv2.WithInventory(clients.RecoveryInventory(kube))
+	}
+	c := tagging.New(tagging.Options{
+		Region:       fakecloud.TaggingRegion,
+		BaseEndpoint: aws.String(l.awsTagging),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "AKIDFAKECLOUD", SecretAccessKey: "fakecloud", Source: "provider-fakecloud"}, nil
+		}),
+	})
+	return upjetv2.WithLister(awsinventory.New(awsinventory.Static(fakecloud.TaggingRegion, c)),
+		func(context.Context, *recovery.Candidate) (inventory.Scope, error) {
+			return inventory.Scope{Region: fakecloud.TaggingRegion}, nil
+		})
 }

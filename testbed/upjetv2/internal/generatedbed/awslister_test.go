@@ -1,0 +1,125 @@
+package generatedbed
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
+	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
+)
+
+// TestAWSListerCrash kills the wrapped generated provider (SIGKILL) while
+// the async creates of Networks, whose ID the cloud assigns
+// (list-by-tags), are in flight, the cloud having made every network
+// (issue #33). The provider recovers through intentjournal's AWS lister
+// (inventory/aws) with the real Resource Groups Tagging API client,
+// against the fake cloud's Tagging API: each network is listed by its
+// tags as an ARN, and adopted only once observing a candidate ID shows
+// that ARN (the network's arn attribute). Every managed resource must be
+// adopted on its UID tag and become Ready, bound to its own network, with
+// no duplicate, no 409, none paused; the lister's calls are counted at
+// the fake cloud.
+func TestAWSListerCrash(t *testing.T) {
+	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
+	b := start(t, options{wrapped: true, latency: 30 * time.Second, awsLister: true})
+	report := filepath.Join(b.dir, "recovery.json")
+	var mrs []*unstructured.Unstructured
+	for s, line := range []testbed.Line{cluster, namespaced} {
+		for i := range 2 {
+			mrs = append(mrs, line.Network(fmt.Sprintf("awsnet-%d-%d", s, i), fmt.Sprintf("10.0.%d.0/24", 10*s+i)))
+		}
+	}
+	for _, mr := range mrs {
+		b.create(t, mr)
+	}
+	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "every Network's network made", func() (bool, error) {
+		return len(cloudIDs(b.fc.Stats(t), testbed.KindNetwork)) == len(mrs), nil
+	})
+	for _, mr := range mrs {
+		if en := externalName(*get(t, b, mr)); en != "" {
+			t.Fatalf("%s has external name %q before its apply ended: the window under test is gone", mr.GetName(), en)
+		}
+	}
+	b.provider.Kill()
+	b.fc.SetFaults(t, fakecloud.Faults{})
+	before := b.fc.Stats(t)
+	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
+	}
+	b.provider.Restart()
+
+	var rep *recovery.Report
+	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
+		var err error
+		rep, err = recovery.ReadReportFile(report)
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	got := map[string]string{}
+	for _, e := range rep.Entries {
+		if e.Resource.Kind != testbed.KindNetwork {
+			continue
+		}
+		proof := ""
+		for _, f := range e.Found {
+			if f.Adopted {
+				proof = f.Proof
+			}
+		}
+		got[e.Resource.Name] = fmt.Sprintf("%s/%s/%s", e.Outcome, e.Reason, proof)
+	}
+	for _, mr := range mrs {
+		if want := fmt.Sprintf("%s/%s/%s", recovery.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofUID); got[mr.GetName()] != want {
+			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+	testbed.Eventually(t, 2*time.Minute, time.Second, "every Network Ready", func() (bool, error) {
+		for _, mr := range mrs {
+			if !ready(*get(t, b, mr)) {
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	// Two poll intervals (--poll=15s): a create run again would have
+	// made a second network by then.
+	time.Sleep(35 * time.Second)
+	s := b.fc.Stats(t)
+	var cur []unstructured.Unstructured
+	var problems []string
+	for _, mr := range mrs {
+		u := get(t, b, mr)
+		cur = append(cur, *u)
+		if u.GetAnnotations()[recovery.AnnotationPaused] != "" {
+			problems = append(problems, mr.GetName()+" is paused")
+		}
+	}
+	problems = append(problems, bound(cur, cloudIDs(s, testbed.KindNetwork))...)
+	if n := len(cloudIDs(s, testbed.KindNetwork)); n != len(mrs) {
+		problems = append(problems, fmt.Sprintf("the cloud holds %d networks for %d managed resources: %d duplicate(s)", n, len(mrs), n-len(mrs)))
+	}
+	if c := s.Kinds["networks"].Conflicts - before.Kinds["networks"].Conflicts; c != 0 {
+		problems = append(problems, fmt.Sprintf("%d creates met a conflict after the restart", c))
+	}
+	if s.TaggingCalls == 0 {
+		problems = append(problems, "the fake cloud served no Tagging API call: recovery did not list through the AWS lister")
+	}
+	if len(problems) > 0 {
+		t.Fatalf("%d problems after recovery:\n%s", len(problems), summary(problems))
+	}
+	t.Logf("killed with %d Networks' networks made and their creates in flight; recovery listed them through the AWS lister (%d Tagging API calls), adopted %d (%s), 0 paused, 0 duplicates, 0 conflicts after %s",
+		len(mrs), s.TaggingCalls, len(got), recovery.ProofUID, 35*time.Second)
+}
