@@ -42,7 +42,7 @@ type coverageOptions struct {
 	Templates string            `name:"templates" placeholder:"FILE" help:"An ID templates file (RESOURCE<TAB>TEMPLATE a line, # comments), used instead of the built-in templates."`
 	Provider  string            `name:"provider" placeholder:"NAME" help:"Only the kinds of this provider (aws, gcp, azure: a provider the kinds file names)."`
 	List      string            `name:"list" enum:",adopt,report,could-duplicate,misses,all" default:"" placeholder:"WHICH" help:"Also list kinds by name, with their outcome and why: adopt, report, could-duplicate (each an outcome), misses (the kinds whose outcome is not the goal's) or all."`
-	Inventory bool              `name:"inventory" help:"Measure with a tag inventory serving the list-by-tags kinds (upjetv2.WithInventory)."`
+	Inventory bool              `name:"inventory" help:"Measure with each provider's tag lister serving its list-by-tags kinds (upjetv2.WithLister): intentjournal ships one for aws, gcp and azure; another provider's kinds stay reported."`
 	Tagger    map[string]string `name:"tagger" placeholder:"PROVIDER=TAGGER" help:"What a provider's tagger writes: none, crossplane (upjet's TagInitializer) or uid (intentjournal's, with the UID tag). Default: aws=crossplane, others none; repeat for several providers."`
 }
 

@@ -43,6 +43,7 @@ func TestExpect(t *testing.T) {
 		"ObserveBefore32Template":   {reason: "before issue #32 a template kind claimed its key", f: record, env: with(func(e *Env) { e.TemplateVacantKeysOnly = true }), want: Adopt, proof: proofKeyVacant},
 		"ListUID":                   {reason: "a kind listed by the UID tag its create's request carried adopts", f: vpc, env: now, want: Adopt, proof: proofUIDTag},
 		"ListNoInventory":           {reason: "no inventory, no listing: reported", f: vpc, env: with(func(e *Env) { e.Inventory = false }), want: Report},
+		"ListNoLister":              {reason: "a provider intentjournal ships no lister for lists nothing", f: Facts{Provider: "oci", TerraformResource: "oci_core_vcn", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"freeformTags"}, TagsAtCreate: TagsInRequest}, env: with(func(e *Env) { e.Taggers = map[string]string{"oci": TaggerUID} }), want: Report},
 		"ListCrossplaneTags":        {reason: "crossplane tags alone are a weak proof: reported", f: vpc, env: with(func(e *Env) { e.Taggers = map[string]string{"aws": TaggerCrossplane} }), want: Report},
 		"ListAfterDeclared":         {reason: "tags after the create, declared: an empty listing proves nothing", f: zone, env: now, want: Report},
 		"ListAfterUndeclared":       {reason: "tags after the create, undeclared: an empty listing clears and the create runs again", f: zone, env: with(func(e *Env) { e.DeclaredTagsAfter = false }), want: CouldDuplicate},

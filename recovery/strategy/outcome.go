@@ -2,6 +2,7 @@ package strategy
 
 import (
 	"fmt"
+	"slices"
 )
 
 // Outcome is what becomes of a kind's create that a crash interrupted,
@@ -48,8 +49,10 @@ type Env struct {
 	// Templates are the ID templates (DefaultTemplates, or the
 	// provider's own).
 	Templates Templates
-	// Inventory is true when a tag lister serves the list-by-tags kinds
-	// (upjetv2.WithInventory).
+	// Inventory is true when the provider lists its list-by-tags kinds
+	// through its cloud's tag lister (upjetv2.WithLister, or an
+	// upjetv2.WithInventory of its own). It counts only for a provider
+	// Listers names: one with no lister lists nothing.
 	Inventory bool
 	// VacantKeys is true when every observe kind's create claims the key
 	// its Observe found vacant and recovery checks the key's claimants
@@ -74,6 +77,16 @@ type Env struct {
 	// writes none, or a kind declared tagged after its create, is
 	// reported instead. False models the rule before it.
 	AbsenceRule bool
+}
+
+// Listers are the providers for which intentjournal ships a tag lister
+// (inventory/aws, inventory/gcp, inventory/azure): the only ones whose
+// list-by-tags kinds Env.Inventory makes listable.
+var Listers = []string{"aws", "gcp", "azure"}
+
+// listable reports whether env lists f's provider's kinds by tags.
+func listable(f Facts, env Env) bool {
+	return env.Inventory && slices.Contains(Listers, f.Provider)
 }
 
 // Expectation is what Expect says of a kind.
@@ -133,7 +146,7 @@ func Expect(f Facts, env Env) Expectation {
 
 // expectListing is Expect for a list-by-tags kind.
 func expectListing(f Facts, env Env, tagger string) Expectation {
-	if !env.Inventory {
+	if !listable(f, env) {
 		return Expectation{Outcome: Report, Reason: "no inventory lists the kind by its tags"}
 	}
 	after := f.TagsAtCreate == TagsAfter
@@ -169,7 +182,7 @@ func Goal(f Facts, env Env) Outcome {
 	if tmpl, ok := env.Templates.Lookup(f.TerraformResource); ok && !tmpl.UsesExternalName() {
 		return Adopt
 	}
-	if sentInRequest(f) && env.Taggers[f.Provider] == TaggerUID && env.Inventory {
+	if sentInRequest(f) && env.Taggers[f.Provider] == TaggerUID && listable(f, env) {
 		return Adopt
 	}
 	return Report
