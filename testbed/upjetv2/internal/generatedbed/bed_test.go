@@ -2,7 +2,9 @@ package generatedbed
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
@@ -249,3 +252,45 @@ func (b *bed) create(t *testing.T, objs ...client.Object) {
 
 // summary lists problems, one a line.
 func summary(problems []string) string { return strings.Join(problems, "\n") }
+
+// restartForReport removes the recovery report the last boot wrote,
+// restarts the provider and returns the report of the restarted boot's
+// recovery pass.
+func (b *bed) restartForReport(t *testing.T) *recovery.Report {
+	t.Helper()
+	report := filepath.Join(b.dir, "recovery.json")
+	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
+	}
+	b.provider.Restart()
+	var rep *recovery.Report
+	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
+		var err error
+		rep, err = recovery.ReadReportFile(report)
+		if errors.Is(err, os.ErrNotExist) {
+			return false, nil
+		}
+		return err == nil, err
+	})
+	return rep
+}
+
+// reportEntries returns what rep says of each managed resource of kind,
+// by name: "outcome/reason/proof", the proof that of the resource adopted
+// ("" when none was).
+func reportEntries(rep *recovery.Report, kind string) map[string]string {
+	out := map[string]string{}
+	for _, e := range rep.Entries {
+		if e.Resource.Kind != kind {
+			continue
+		}
+		proof := ""
+		for _, f := range e.Found {
+			if f.Adopted {
+				proof = f.Proof
+			}
+		}
+		out[e.Resource.Name] = fmt.Sprintf("%s/%s/%s", e.Outcome, e.Reason, proof)
+	}
+	return out
+}

@@ -1,10 +1,7 @@
 package generatedbed
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +58,6 @@ func untaggedObserveCrash(t *testing.T, kind, zone, tfResource string, named boo
 	// A long create answer keeps every apply in flight after the cloud
 	// committed its record.
 	b := start(t, options{wrapped: true, latency: 30 * time.Second})
-	report := filepath.Join(b.dir, "recovery.json")
 	var mrs []*unstructured.Unstructured
 	for s, line := range []testbed.Line{cluster, namespaced} {
 		for i := range 2 {
@@ -95,33 +91,8 @@ func untaggedObserveCrash(t *testing.T, kind, zone, tfResource string, named boo
 	b.provider.Kill()
 	b.fc.SetFaults(t, fakecloud.Faults{})
 	conflicts := b.fc.Stats(t).Kinds["recordsets"].Conflicts
-	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
-	}
-	b.provider.Restart()
-
-	var rep *recovery.Report
-	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
-		var err error
-		rep, err = recovery.ReadReportFile(report)
-		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
-		}
-		return err == nil, err
-	})
-	got := map[string]string{}
-	for _, e := range rep.Entries {
-		if e.Resource.Kind != kind {
-			continue
-		}
-		proof := ""
-		for _, f := range e.Found {
-			if f.Adopted {
-				proof = f.Proof
-			}
-		}
-		got[e.Resource.Name] = fmt.Sprintf("%s/%s/%s", e.Outcome, e.Reason, proof)
-	}
+	rep := b.restartForReport(t)
+	got := reportEntries(rep, kind)
 	for _, mr := range mrs {
 		if want := fmt.Sprintf("%s/%s/%s", recovery.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofKeyVacant); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)

@@ -2,10 +2,7 @@ package generatedbed
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -37,7 +34,6 @@ import (
 func TestTagsAfterCreateCrash(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
 	b := start(t, options{wrapped: true, latency: 200 * time.Millisecond})
-	report := filepath.Join(b.dir, "recovery.json")
 	var mrs []*unstructured.Unstructured
 	for s, line := range []testbed.Line{cluster, namespaced} {
 		for i := range 2 {
@@ -62,20 +58,7 @@ func TestTagsAfterCreateCrash(t *testing.T) {
 			t.Fatalf("network %s (%s) was tagged before the kill: the kill missed the gap this test is about (tags %v)", n.ID, n.Name, n.Tags)
 		}
 	}
-	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
-	}
-	b.provider.Restart()
-
-	var rep *recovery.Report
-	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
-		var err error
-		rep, err = recovery.ReadReportFile(report)
-		if errors.Is(err, os.ErrNotExist) {
-			return false, nil
-		}
-		return err == nil, err
-	})
+	rep := b.restartForReport(t)
 	// Two poll intervals (--poll=15s): a create run again would have
 	// made its network by then.
 	time.Sleep(35 * time.Second)
@@ -87,14 +70,9 @@ func TestTagsAfterCreateCrash(t *testing.T) {
 	for _, n := range after {
 		byName[n.Name] = n
 	}
-	got := map[string]string{}
-	for _, e := range rep.Entries {
-		if e.Resource.Kind == kindLateTagNetwork {
-			got[e.Resource.Name] = fmt.Sprintf("%s/%s", e.Outcome, e.Reason)
-		}
-	}
+	got := reportEntries(rep, kindLateTagNetwork)
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s", recovery.OutcomeConflict, recovery.ReasonAbsenceUnproven); got[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/", recovery.OutcomeConflict, recovery.ReasonAbsenceUnproven); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
 		}
 		cur := get(t, b, mr)
