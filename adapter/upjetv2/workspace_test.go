@@ -65,7 +65,7 @@ func TestDecodeWorkspaceState(t *testing.T) {
 			reason: "The state an apply left holds the managed instance's attributes, the cloud's ID among them, and its private data, base64-decoded.",
 			state:  golden,
 			want: want{private: "null", attrs: map[string]any{
-				"id": goldenID, "name": "net-ok", "cidr_block": "10.1.0.0/16",
+				"id": goldenID, "name": "net-ok", "cidr_block": "10.1.0.0/16", "arn": "arn:aws:fakecloud:local:000000000000:network/" + goldenID,
 				"tags": map[string]any{
 					"crossplane-kind":           "network.fakecloud.intentjournal.io",
 					"crossplane-name":           "net-ok",
