@@ -133,7 +133,7 @@ func FuzzQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
 		//lint:ignore SA6005 query lowers keys with strings.ToLower; the same fold is meant, not EqualFold's
 		if strings.ToLower(k1) == strings.ToLower(k2) {
-			t.Skip("Azure tag keys are unique in any case")
+			return // Azure tag keys are unique in any case: no such input exists
 		}
 		tags := map[string]string{k1: v1, k2: v2}
 		skeleton, values, err := lex(query("azurerm_virtual_network", tags))
