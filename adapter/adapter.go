@@ -237,8 +237,11 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 		}
 	}
 	ro := recovery.Options{
-		Journal:  j,
-		Client:   kube,
+		Journal: j,
+		Client:  kube,
+		// The pass runs as a leader-elected runnable, after the manager's
+		// caches started; each managed resource it reads is in them.
+		Reader:   typedCacheReader{cache: mgr.GetCache(), scheme: mgr.GetScheme()},
 		Kinds:    c.Kinds,
 		Finders:  c.Finders,
 		Deleters: c.Deleters,

@@ -10,7 +10,9 @@ import (
 
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -29,7 +31,13 @@ const (
 // gate for a resolved candidate and returns the report entries.
 func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry {
 	if !r.o.Policy.DryRun {
-		if err := r.apply(ctx, c, &d); err != nil {
+		err := r.apply(ctx, c, &d)
+		if errors.Is(err, errStaleCopy) {
+			// Nothing was carried out; Resolve decides again.
+			c.stale = true
+			return nil
+		}
+		if err != nil {
 			d = Decision{Outcome: OutcomeUnresolved, Reason: ReasonApplyFailed, Found: d.Found,
 				Message: fmt.Sprintf("decided %s for %s but could not carry it out: %v", d.Outcome, c.Intent.Resource, err),
 				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"}
@@ -229,9 +237,16 @@ func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error 
 	return nil
 }
 
+// errStaleCopy means a decision was made from a cached copy of the managed
+// resource that the API server has since changed in what a decision reads.
+var errStaleCopy = errors.New("the cached copy of the managed resource is stale")
+
 // patch changes the managed resource's annotations, guarded by its
 // resourceVersion. On a conflict it reads the resource afresh and applies
-// the change again.
+// the change again; when the decision was made from a cached copy
+// (Options.Reader) and the fresh resource differs from it in more than its
+// status conditions, it returns errStaleCopy instead: the decision must be
+// made again.
 func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[string]string)) error {
 	defer r.clock.since(phasePatch, r.o.Now())
 	obj := c.Object
@@ -254,7 +269,12 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 			return fmt.Errorf("cannot patch %s: %w", c.Intent.Resource, err)
 		}
 		fresh, rerr := r.read(ctx, c)
-		if rerr != nil {
+		if c.cached {
+			c.cached = false
+			if rerr != nil || !sameDecisionInputs(orig, fresh) {
+				return errStaleCopy
+			}
+		} else if rerr != nil {
 			return fmt.Errorf("cannot re-read %s after a conflict: %w", c.Intent.Resource, rerr)
 		}
 		obj = fresh
@@ -312,4 +332,27 @@ func (r *Resolver) event(c *Candidate, typ, reason, format string, a ...any) {
 		return
 	}
 	r.o.Recorder.Eventf(c.Object, typ, reason, format, a...)
+}
+
+// sameDecisionInputs reports whether two copies of a managed resource
+// would lead a pass to the same decision: equal but for the
+// resourceVersion, managed fields and status conditions, which a
+// controller writes on every reconcile and no decision reads.
+func sameDecisionInputs(a, b *unstructured.Unstructured) bool {
+	if a == nil || b == nil {
+		return false
+	}
+	strip := func(u *unstructured.Unstructured) map[string]any {
+		m := u.DeepCopy().Object
+		unstructured.RemoveNestedField(m, "metadata", "resourceVersion")
+		unstructured.RemoveNestedField(m, "metadata", "managedFields")
+		unstructured.RemoveNestedField(m, "status", "conditions")
+		unstructured.RemoveNestedField(m, "status", "observedGeneration")
+		if st, ok := m["status"].(map[string]any); ok && len(st) == 0 {
+			// A status that held only conditions.
+			delete(m, "status")
+		}
+		return m
+	}
+	return equality.Semantic.DeepEqual(strip(a), strip(b))
 }

@@ -56,6 +56,16 @@ type Candidate struct {
 	// inJournal is true when the journal holds the intent (and so must be
 	// settled), quarantined when the journal's record is corrupt.
 	inJournal, quarantined bool
+	// cached is true while Object is the copy Options.Reader served: no
+	// decision made from it is carried out unless a patch guarded by its
+	// resourceVersion confirms it (see Resolver.patch). live is true once
+	// a cached copy proved stale: the candidate is read from the API
+	// server from then on.
+	cached, live bool
+	// stale is set when a patch found the cached copy changed in a way
+	// that can change the decision: Resolve decides again from a live
+	// read.
+	stale bool
 }
 
 // Deleted reports whether the managed resource no longer exists.

@@ -82,6 +82,16 @@ type Options struct {
 	Journal *journal.Journal
 	// Client reads and patches managed resources.
 	Client client.Client
+	// Reader, when set, serves a pass's reads of journal candidates'
+	// managed resources instead of a GET through Client: in a provider,
+	// the manager's cache, which its informers keep current and which
+	// already holds every managed resource (adapter.New sets it). A cached
+	// copy may lag the API server, so a decision made from one is carried
+	// out only through a patch guarded by the copy's resourceVersion; on a
+	// conflict the pass reads the resource once from Client, and decides
+	// again when anything but its status conditions changed. A miss in
+	// Reader (not found, another UID, any error) is read from Client.
+	Reader client.Reader
 	// Kinds are the managed kinds whose annotations are scanned.
 	Kinds []schema.GroupVersionKind
 	// Finders look up cloud resources, per kind.

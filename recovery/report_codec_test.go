@@ -76,6 +76,12 @@ func TestReportRoundTrip(t *testing.T) {
 			return r
 		}},
 		"Timings": {"a pass's timings, in whole milliseconds", goldenTimedReport},
+		"CacheReads": {"a provider's pass, its reads from the manager's cache and the decisions made again", func() *Report {
+			r := goldenReport()
+			r.SetTimings(Timings{Wall: time.Second, Reads: 20 * time.Millisecond, ReadCount: 5, CacheReadCount: 4, RereadCount: 1,
+				Patches: 40 * time.Millisecond, PatchCount: 4})
+			return r
+		}},
 		"LocalTime": {"a non-UTC clock is kept in UTC", func() *Report {
 			return NewReport(Source{}, reportT0.In(time.FixedZone("CET", 3600)))
 		}},

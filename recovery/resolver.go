@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -217,9 +218,31 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 // out. It returns the report entries: one for the candidate, plus one per
 // orphaned duplicate. The create path calls it for a single resource.
 func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
+	if c.Object != nil || !c.inJournal || r.o.Reader == nil {
+		return r.resolve(ctx, c)
+	}
+	// The candidate may be resolved from a cached copy: keep what
+	// discovery found, to decide again from a live read if the copy
+	// proves stale.
+	orig := *c
+	orig.Sources = slices.Clone(c.Sources)
+	entries := r.resolve(ctx, c)
+	if !c.stale {
+		return entries
+	}
+	r.clock.tally(counterReread)
+	r.log.Debug("cached copy was stale; deciding again from a live read", zap.Stringer("resource", c.Intent.Resource))
+	*c = orig
+	c.live = true
+	return r.resolve(ctx, c)
+}
+
+// resolve is Resolve without the second decision a stale cached copy
+// calls for.
+func (r *Resolver) resolve(ctx context.Context, c *Candidate) []Entry {
 	if c.Object == nil && c.inJournal {
 		t := r.o.Now()
-		obj, err := r.read(ctx, c)
+		obj, err := r.readCandidate(ctx, c)
 		r.clock.since(phaseRead, t)
 		switch {
 		case meta.IsNoMatchError(err):
@@ -248,13 +271,41 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 	return r.finish(ctx, c, Decide(c, found, err, rules))
 }
 
-// read fetches the candidate's managed resource.
+// readCandidate fetches the candidate's managed resource for a decision:
+// from Options.Reader when one is set and no cached copy of it proved
+// stale, else from the API server. A miss in the Reader is no proof of
+// anything (an informer not synced, a cache scoped to other namespaces or
+// labels, a resource created since): it is read from the API server.
+func (r *Resolver) readCandidate(ctx context.Context, c *Candidate) (*unstructured.Unstructured, error) {
+	c.cached = false
+	if r.o.Reader != nil && !c.live {
+		obj, err := r.readFrom(c, func(key client.ObjectKey, obj *unstructured.Unstructured) error {
+			return r.o.Reader.Get(ctx, key, obj)
+		})
+		if err == nil {
+			c.cached = true
+			r.clock.tally(counterCacheRead)
+			return obj, nil
+		}
+		r.log.Debug("cache miss; reading from the API server", zap.Stringer("resource", c.Intent.Resource), zap.Error(err))
+	}
+	return r.read(ctx, c)
+}
+
+// read fetches the candidate's managed resource from the API server.
 func (r *Resolver) read(ctx context.Context, c *Candidate) (*unstructured.Unstructured, error) {
+	return r.readFrom(c, func(key client.ObjectKey, obj *unstructured.Unstructured) error {
+		return r.retryAPI(ctx, func() error { return r.o.Client.Get(ctx, key, obj) })
+	})
+}
+
+// readFrom fetches the candidate's managed resource with get, and
+// reports a resource of the same name but another UID as not found.
+func (r *Resolver) readFrom(c *Candidate, get func(client.ObjectKey, *unstructured.Unstructured) error) (*unstructured.Unstructured, error) {
 	obj := &unstructured.Unstructured{}
 	obj.SetGroupVersionKind(c.GVK)
 	key := client.ObjectKey{Namespace: c.Intent.Resource.Namespace, Name: c.Intent.Resource.Name}
-	err := r.retryAPI(ctx, func() error { return r.o.Client.Get(ctx, key, obj) })
-	if err != nil {
+	if err := get(key, obj); err != nil {
 		return nil, err
 	}
 	if string(obj.GetUID()) != c.Intent.Resource.UID {

@@ -31,9 +31,14 @@ type Timings struct {
 	// free worker to take one.
 	Discover time.Duration
 	// Reads is the time spent reading the managed resources of journal
-	// candidates from the API server (GET), and Reads how many were read.
+	// candidates, and ReadCount how many were read: from the API server
+	// (a GET), or from the provider's cache (Options.Reader).
 	Reads     time.Duration
 	ReadCount int
+	// CacheReadCount is how many of the reads the cache served, and
+	// RereadCount how many decisions were made again from a live read
+	// because the cached copy they were made from proved stale.
+	CacheReadCount, RereadCount int
 	// Lookups is the time spent in Finder calls, rate-limiter waits
 	// included, and LookupCount how many candidates were looked up.
 	Lookups     time.Duration
@@ -62,6 +67,9 @@ type timingsJSON struct {
 	Patches    int   `json:"patches"`
 	SettlesMs  int64 `json:"settlesMs"`
 	Settles    int   `json:"settles"`
+	// Added later in v1alpha1, optional: absent when zero.
+	CacheReads int `json:"cacheReads,omitempty"`
+	Rereads    int `json:"rereads,omitempty"`
 }
 
 // maxMs is the largest millisecond count a time.Duration holds.
@@ -76,6 +84,7 @@ func (t Timings) MarshalJSON() ([]byte, error) {
 		LookupsMs: ms(t.Lookups), Lookups: t.LookupCount,
 		PatchesMs: ms(t.Patches), Patches: t.PatchCount,
 		SettlesMs: ms(t.Settles), Settles: t.SettleCount,
+		CacheReads: t.CacheReadCount, Rereads: t.RereadCount,
 	})
 }
 
@@ -94,7 +103,8 @@ func (t *Timings) UnmarshalJSON(b []byte) error {
 		return time.Duration(ms) * time.Millisecond, nil
 	}
 	var err error
-	out := Timings{ReadCount: j.Reads, LookupCount: j.Lookups, PatchCount: j.Patches, SettleCount: j.Settles}
+	out := Timings{ReadCount: j.Reads, LookupCount: j.Lookups, PatchCount: j.Patches, SettleCount: j.Settles,
+		CacheReadCount: j.CacheReads, RereadCount: j.Rereads}
 	for _, f := range []struct {
 		dst *time.Duration
 		ms  int64
@@ -114,7 +124,7 @@ func (t *Timings) check() error {
 			return fmt.Errorf("%w: summary.timings: negative time %s", ErrMalformedReport, d)
 		}
 	}
-	for _, n := range []int{t.ReadCount, t.LookupCount, t.PatchCount, t.SettleCount} {
+	for _, n := range []int{t.ReadCount, t.LookupCount, t.PatchCount, t.SettleCount, t.CacheReadCount, t.RereadCount} {
 		if n < 0 {
 			return fmt.Errorf("%w: summary.timings: negative count %d", ErrMalformedReport, n)
 		}
@@ -123,13 +133,18 @@ func (t *Timings) check() error {
 }
 
 // String gives the wall time, then each phase's time and count, e.g.
-// "wall 5.432s: discover 41ms, reads 230ms/5, lookups 8.12s/6, patches
-// 912ms/4, settles 77ms/5 (summed over workers)", so that a summary
+// "wall 5.432s: discover 41ms, reads 230ms/5 (4 cached, 0 rereads),
+// lookups 8.12s/6, patches 912ms/4, settles 77ms/5 (summed over
+// workers)", so that a summary
 // printed with %+v shows them rather than a pointer.
 func (t Timings) String() string {
 	r := func(d time.Duration) time.Duration { return d.Round(time.Millisecond) }
-	return fmt.Sprintf("wall %s: discover %s, reads %s/%d, lookups %s/%d, patches %s/%d, settles %s/%d (summed over workers)",
-		r(t.Wall), r(t.Discover), r(t.Reads), t.ReadCount, r(t.Lookups), t.LookupCount, r(t.Patches), t.PatchCount, r(t.Settles), t.SettleCount)
+	cached := ""
+	if t.CacheReadCount > 0 || t.RereadCount > 0 {
+		cached = fmt.Sprintf(" (%d cached, %d rereads)", t.CacheReadCount, t.RereadCount)
+	}
+	return fmt.Sprintf("wall %s: discover %s, reads %s/%d%s, lookups %s/%d, patches %s/%d, settles %s/%d (summed over workers)",
+		r(t.Wall), r(t.Discover), r(t.Reads), t.ReadCount, cached, r(t.Lookups), t.LookupCount, r(t.Patches), t.PatchCount, r(t.Settles), t.SettleCount)
 }
 
 // fields are t as log fields, for the log line that ends a pass.
@@ -141,6 +156,7 @@ func (t Timings) fields() []zap.Field {
 		zap.Duration("patches", r(t.Patches)), zap.Duration("settles", r(t.Settles)),
 		zap.Int("read-count", t.ReadCount), zap.Int("lookup-count", t.LookupCount),
 		zap.Int("patch-count", t.PatchCount), zap.Int("settle-count", t.SettleCount),
+		zap.Int("cache-read-count", t.CacheReadCount), zap.Int("reread-count", t.RereadCount),
 	}
 }
 
@@ -156,6 +172,15 @@ const (
 	numPhases
 )
 
+// counter is a count a pass keeps beside its phases.
+type counter int
+
+const (
+	counterCacheRead counter = iota
+	counterReread
+	numCounters
+)
+
 // stopwatch sums the time a Resolver spends in each phase, across its
 // workers. Its clock is Options.Now, so a test with a fixed clock sees
 // zero times and the counts alone.
@@ -163,7 +188,11 @@ type stopwatch struct {
 	now   func() time.Time
 	nanos [numPhases]atomic.Int64
 	count [numPhases]atomic.Int64
+	other [numCounters]atomic.Int64
 }
+
+// tally counts one c.
+func (s *stopwatch) tally(c counter) { s.other[c].Add(1) }
 
 // since adds the time since start to p and counts one operation. A clock
 // that stepped back counts as no time.
@@ -189,6 +218,7 @@ func (s *stopwatch) snapshot(wall time.Duration) Timings {
 		Lookups: get(phaseLookup), LookupCount: n(phaseLookup),
 		Patches: get(phasePatch), PatchCount: n(phasePatch),
 		Settles: get(phaseSettle), SettleCount: n(phaseSettle),
+		CacheReadCount: int(s.other[counterCacheRead].Load()), RereadCount: int(s.other[counterReread].Load()),
 	}
 }
 
@@ -201,5 +231,6 @@ func (t Timings) minus(before Timings) Timings {
 		Lookups: t.Lookups - before.Lookups, LookupCount: t.LookupCount - before.LookupCount,
 		Patches: t.Patches - before.Patches, PatchCount: t.PatchCount - before.PatchCount,
 		Settles: t.Settles - before.Settles, SettleCount: t.SettleCount - before.SettleCount,
+		CacheReadCount: t.CacheReadCount - before.CacheReadCount, RereadCount: t.RereadCount - before.RereadCount,
 	}
 }

@@ -41,6 +41,9 @@ func TestStopwatch(t *testing.T) {
 	s.since(phaseSettle, t0.Add(5*time.Second)) // a clock that stepped back
 	s.add(phaseDiscover, 7*time.Millisecond)
 	s.add(phaseDiscover, -time.Second)
+	s.tally(counterCacheRead)
+	s.tally(counterCacheRead)
+	s.tally(counterReread)
 
 	cases := map[string]struct {
 		reason string
@@ -51,12 +54,13 @@ func TestStopwatch(t *testing.T) {
 			reason: "Lookups sum over workers; a negative time counts as none, its operation still counts.",
 			got:    s.snapshot(4 * time.Second),
 			want: Timings{Wall: 4 * time.Second, Discover: 7 * time.Millisecond, Lookups: 5 * time.Second, LookupCount: 2,
-				Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1},
+				Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1, CacheReadCount: 2, RereadCount: 1},
 		},
 		"Minus": {
 			reason: "A pass reports what happened since its start.",
 			got:    s.snapshot(time.Second).minus(before),
-			want:   Timings{Wall: time.Second, Discover: 7 * time.Millisecond, Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1},
+			want: Timings{Wall: time.Second, Discover: 7 * time.Millisecond, Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1,
+				CacheReadCount: 2, RereadCount: 1},
 		},
 		"NegativeWall": {
 			reason: "A wall clock that stepped back gives no time.",

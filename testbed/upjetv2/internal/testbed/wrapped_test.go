@@ -151,6 +151,12 @@ func TestWrappedProviderCrash(t *testing.T) {
 					t.Errorf("the MR with UID %s had no external name at the kill, but the recovery pass did not adopt it", uid)
 				}
 			}
+			// The provider's pass reads each journal candidate from the
+			// manager's cache (#34): no miss, and a live read only for a
+			// decision made again from a copy that proved stale.
+			if tm := rep.Summary.Timings; tm == nil || tm.CacheReadCount == 0 || tm.CacheReadCount+tm.RereadCount != tm.ReadCount {
+				t.Errorf("recovery timings %v: want every read of a journal candidate served by the cache, bar rereads", tm)
+			}
 			if rep.Summary.Adopted < inFlight || rep.Summary.Adopted > totalMRs {
 				t.Errorf("the recovery pass adopted %d, want every one of the %d creates in flight at the kill and at most the %d MRs", rep.Summary.Adopted, inFlight, totalMRs)
 			}
