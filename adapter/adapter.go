@@ -146,7 +146,7 @@ const DefaultReconcileTimeout = 3 * time.Minute
 type Adapter struct {
 	j           *journal.Journal
 	kube        client.Client
-	cache       client.Reader
+	cache       *typedCacheReader
 	resolver    *recovery.Resolver
 	recoverer   *recovery.Recoverer
 	owner       journal.Owner
@@ -236,12 +236,13 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 			return nil, fmt.Errorf("cannot open the intent journal: %w", err)
 		}
 	}
+	cached := typedCacheReader{cache: mgr.GetClient(), scheme: mgr.GetScheme()}
 	ro := recovery.Options{
 		Journal: j,
 		Client:  kube,
 		// The pass runs as a leader-elected runnable, after the manager's
 		// caches started; each managed resource it reads is in them.
-		Reader:   typedCacheReader{cache: mgr.GetCache(), scheme: mgr.GetScheme()},
+		Reader:   cached,
 		Kinds:    c.Kinds,
 		Finders:  c.Finders,
 		Deleters: c.Deleters,
@@ -269,7 +270,7 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 		return nil, fmt.Errorf("cannot create the recovery resolver: %w", err)
 	}
 	a := &Adapter{
-		j: j, kube: kube, cache: mgr.GetClient(), scheme: mgr.GetScheme(), resolver: res, recoverer: rec, owner: owner,
+		j: j, kube: kube, cache: &cached, scheme: mgr.GetScheme(), resolver: res, recoverer: rec, owner: owner,
 		classifier: c.Classifier, log: log.Named("intentjournal"), metrics: m, beginHook: c.BeginHook, probes: c.KeyProbes,
 		scope: c.Scope, line: l, locker: c.CreateLocker, owns: c.Owns, ownsRecheck: c.OwnsRecheck, timeout: c.ReconcileTimeout,
 	}

@@ -7,21 +7,29 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// typedCacheReader serves the recovery pass's unstructured reads of
-// managed resources from the manager's cache through the scheme's typed
-// kinds: the informers the controllers watch with, so that the pass adds
-// no second, unstructured informer (a LIST and a copy of every managed
-// resource) per kind. A kind the scheme does not know is an error, which
-// the pass answers with a read from the API server.
+// typedCacheReader serves unstructured reads of managed resources (the
+// recovery pass's, the create path's wait for the cache) from the
+// manager's cache through the scheme's typed kinds: the informers the
+// controllers watch with. The manager's client reads unstructured objects
+// from the API server, and its cache would start a second, unstructured
+// informer (a LIST and a copy of every managed resource) per kind. A kind
+// the scheme does not know is an error; the pass answers it with a read
+// from the API server. Typed reads pass through.
 type typedCacheReader struct {
 	cache  client.Reader
 	scheme *runtime.Scheme
 }
 
-var errUnstructuredList = errors.New("the recovery's cache reader does not list")
+var (
+	errUnstructuredList = errors.New("the cache reader does not list unstructured objects")
+	// errNotInScheme: the manager's scheme has no type for the kind, so
+	// no informer of this manager holds it.
+	errNotInScheme = errors.New("the kind is not in the manager's scheme")
+)
 
 // Get reads key into obj: for an *unstructured.Unstructured, into a typed
 // object of its kind, then converted.
@@ -31,15 +39,8 @@ func (r typedCacheReader) Get(ctx context.Context, key client.ObjectKey, obj cli
 		return r.cache.Get(ctx, key, obj, opts...)
 	}
 	gvk := u.GroupVersionKind()
-	o, err := r.scheme.New(gvk)
+	typed, err := r.typed(ctx, gvk, key, opts...)
 	if err != nil {
-		return fmt.Errorf("cannot read %s from the cache: %w", gvk, err)
-	}
-	typed, ok := o.(client.Object)
-	if !ok {
-		return fmt.Errorf("cannot read %s from the cache: %T is not an object", gvk, o)
-	}
-	if err := r.cache.Get(ctx, key, typed, opts...); err != nil {
 		return err
 	}
 	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed)
@@ -52,7 +53,28 @@ func (r typedCacheReader) Get(ctx context.Context, key client.ObjectKey, obj cli
 	return nil
 }
 
-// List is not used by the pass, which lists through the API server.
-func (r typedCacheReader) List(context.Context, client.ObjectList, ...client.ListOption) error {
-	return errUnstructuredList
+// typed reads key as the scheme's type of gvk. Its metadata is as good as
+// the converted object's, without the cost of the conversion.
+func (r typedCacheReader) typed(ctx context.Context, gvk schema.GroupVersionKind, key client.ObjectKey, opts ...client.GetOption) (client.Object, error) {
+	o, err := r.scheme.New(gvk)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s from the cache: %w: %v", gvk, errNotInScheme, err)
+	}
+	typed, ok := o.(client.Object)
+	if !ok {
+		return nil, fmt.Errorf("cannot read %s from the cache: %T is not an object", gvk, o)
+	}
+	if err := r.cache.Get(ctx, key, typed, opts...); err != nil {
+		return nil, err
+	}
+	return typed, nil
+}
+
+// List lists typed objects; an unstructured list, which would make the
+// cache start an unstructured informer, is refused.
+func (r typedCacheReader) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if _, ok := list.(*unstructured.UnstructuredList); ok {
+		return errUnstructuredList
+	}
+	return r.cache.List(ctx, list, opts...)
 }

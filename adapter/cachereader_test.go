@@ -31,7 +31,7 @@ func TestTypedCacheReader(t *testing.T) {
 
 	type result struct {
 		Name, Kind, ExternalName, Data string
-		NotFound, Err                  bool
+		NotFound, NotInScheme, Err     bool
 	}
 	get := func(gvk schema.GroupVersionKind, name string) result {
 		u := &unstructured.Unstructured{}
@@ -39,7 +39,7 @@ func TestTypedCacheReader(t *testing.T) {
 		err := r.Get(t.Context(), client.ObjectKey{Namespace: "ns", Name: name}, u)
 		d, _, _ := unstructured.NestedString(u.Object, "data", "k")
 		return result{Name: u.GetName(), Kind: u.GetKind(), ExternalName: u.GetAnnotations()["crossplane.io/external-name"], Data: d,
-			NotFound: apierrors.IsNotFound(err), Err: err != nil}
+			NotFound: apierrors.IsNotFound(err), NotInScheme: errors.Is(err, errNotInScheme), Err: err != nil}
 	}
 	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
 	cases := map[string]struct {
@@ -52,7 +52,7 @@ func TestTypedCacheReader(t *testing.T) {
 		"NotFound": {reason: "A miss is the cache's not found.", got: get(cmGVK, "other"),
 			want: result{Kind: "ConfigMap", NotFound: true, Err: true}},
 		"UnknownKind": {reason: "A kind the scheme lacks is an error, not a panic.", got: get(schema.GroupVersionKind{Group: "x.io", Version: "v1", Kind: "Thing"}, "c"),
-			want: result{Kind: "Thing", Err: true}},
+			want: result{Kind: "Thing", NotInScheme: true, Err: true}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -67,9 +67,15 @@ func TestTypedCacheReader(t *testing.T) {
 			t.Errorf("a typed Get passes through: %v, %v", got.Data, err)
 		}
 	})
-	t.Run("List", func(t *testing.T) {
+	t.Run("UnstructuredList", func(t *testing.T) {
 		if err := r.List(t.Context(), &unstructured.UnstructuredList{}); !errors.Is(err, errUnstructuredList) {
 			t.Errorf("List: %v, want errUnstructuredList", err)
+		}
+	})
+	t.Run("TypedList", func(t *testing.T) {
+		l := &corev1.ConfigMapList{}
+		if err := r.List(t.Context(), l); err != nil || len(l.Items) != 1 {
+			t.Errorf("a typed List passes through: %d items, %v", len(l.Items), err)
 		}
 	})
 }

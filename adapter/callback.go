@@ -58,9 +58,7 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 		if _, err := k.finish(ctx, in, key, uid, en, st.Annotations); err != nil {
 			k.forgetPatch(key)
 			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
-			return
 		}
-		k.awaitCache(ctx, key, en)
 		return
 	}
 	class := k.a.classifier.Classify(cerr)

@@ -285,35 +285,6 @@ func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID
 	return u.GetResourceVersion(), nil
 }
 
-// awaitCache waits, briefly, until the manager's cache shows the external
-// name the callback just patched. upjet's own callback reads the resource
-// from that cache and writes its status right after: from a stale copy
-// that write would fail with a conflict and the reconcile it requests
-// would not see the name. Giving up is harmless: the write is retried by
-// the next reconcile.
-func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externalName string) {
-	if k.a.cache == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, cacheWait)
-	defer cancel()
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	t := time.NewTicker(10 * time.Millisecond)
-	defer t.Stop()
-	for {
-		if err := k.a.cache.Get(ctx, key, u); err == nil &&
-			u.GetAnnotations()[recovery.AnnotationExternalName] == externalName {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
 // markLost reports whether the resource, read from the API server, carries
 // crossplane-runtime's external-create-pending mark with no later
 // succeeded or failed mark, although its create is known to have
@@ -326,9 +297,23 @@ func (k *Kind) awaitCache(ctx context.Context, key types.NamespacedName, externa
 // does bind drop the mark, so a resource whose update did land is patched
 // exactly as before the fix. Should crossplane-runtime's update land after
 // bind, it writes the pending and succeeded marks together, a complete
-// create too. A failed read says no. The read is one uncached GET per
-// succeeded create.
+// create too. A failed read says no.
+//
+// The manager's cache answers when its copy carries the pending mark: a
+// cache is never ahead of the API server, so a success mark it shows
+// landed; and a pending mark alone, which a lagging cache may show after
+// the success landed, makes bind drop a pending mark that a success mark
+// follows, which leaves a complete create as well. Only a copy with no
+// pending mark (the cache has not seen the create's start yet) is read
+// again from the API server. Before #34 every succeeded create made that
+// GET.
 func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
+	if k.a.cache != nil {
+		if obj, err := k.a.cache.typed(ctx, k.gvk, key); err == nil && obj.GetUID() == uid &&
+			obj.GetAnnotations()[recovery.AnnotationExternalCreatePending] != "" {
+			return ExternalCreateIncomplete(obj)
+		}
+	}
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
 	if err := k.a.kube.Get(ctx, key, u); err != nil || u.GetUID() != uid {
@@ -336,9 +321,6 @@ func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types
 	}
 	return ExternalCreateIncomplete(u)
 }
-
-// cacheWait bounds awaitCache.
-const cacheWait = 5 * time.Second
 
 // finish settles a succeeded create: succeeded with the external name
 // (durable first), then the patch, then settled.

@@ -71,7 +71,7 @@ func TestKindReconciler(t *testing.T) {
 			if tc.obj != nil {
 				b = b.WithObjects(tc.obj)
 			}
-			a := &Adapter{cache: b.Build(), scheme: scheme, log: zap.NewNop(), ownsRecheck: 3 * time.Second,
+			a := &Adapter{cache: &typedCacheReader{cache: b.Build(), scheme: scheme}, scheme: scheme, log: zap.NewNop(), ownsRecheck: 3 * time.Second,
 				owns: func(string, string) bool { return tc.owned }}
 			k := a.Kind(corev1.SchemeGroupVersion.WithKind("ConfigMap"), nil)
 			if tc.inFlight {
