@@ -5,8 +5,10 @@
 # cloud and the chosen crossplane line's provider-fakecloud, SIGKILLs the
 # provider with creates in flight, restarts it, and prints the unwrapped and
 # the wrapped (--journal) provider side by side, with a third row: the
-# wrapped provider never killed, the baseline of its time to converge. See
-# docs/cli.md.
+# wrapped provider never killed, the baseline of its time to converge, and a
+# fourth: the unwrapped provider never killed. A second table sets the cost
+# of the two runs with no kill side by side (CPU, peak RSS and API requests
+# per create; issue #34). See docs/cli.md.
 #
 # Usage:
 #   hack/demo.sh [intentjournal-dev demo flags...]
@@ -19,7 +21,8 @@
 #                       upjet's Terraform CLI connector: crossplane/upjet#561)
 #                       or v1 (legacy, cluster-scoped)
 #   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
-#   DEMO_RUNS           the runs, comma-separated (default unwrapped,wrapped,no-kill)
+#   DEMO_RUNS           the runs, comma-separated (default
+#                       unwrapped,wrapped,no-kill,unwrapped-no-kill)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
 #   KUBEBUILDER_ASSETS  kube-apiserver and etcd to use instead of the `make tools` cache
 #

@@ -31,7 +31,7 @@ type demoOptions struct {
 	MaxReconcileRate int           `name:"max-reconcile-rate" default:"100" help:"The provider's --max-reconcile-rate."`
 	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
 	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in every run, e.g. --provider-arg=--poll=1m; repeatable."`
-	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge) (env DEMO_RUNS)."`
+	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill,unwrapped-no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge), unwrapped-no-kill (the same with the unwrapped provider: the baseline of the cost of safety, set against no-kill in a second table) (env DEMO_RUNS)."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
 	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
 	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider-fakecloud binary (default: provider-fakecloud-LINE beside intentjournal-dev)."`
@@ -51,15 +51,19 @@ func (o *demoOptions) Run(e *cli.Env) error {
 
 // Help is the detailed help of `demo`.
 func (o *demoOptions) Help() string {
-	return "Runs the crash-and-recover demonstration three times, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
+	return "Runs the crash-and-recover demonstration four times, each on a fresh local control plane (envtest) and a fresh fake cloud: " +
 		"creates RecordSets and Networks, SIGKILLs provider-fakecloud while their creates are in flight, restarts it and measures " +
 		"409s, stuck managed resources, duplicate cloud objects, orphans reported against orphans present and the time to converge. " +
 		"The first run uses the provider as upjet generates it, the second the provider with --journal. " +
 		"The third, no-kill, runs the provider with --journal and never kills it, against a cloud at --restart-latency from the start: " +
 		"its time from the provider's start to every resource Ready is the baseline, and the wrapped row shows its time after the kill as a multiple of it. " +
+		"The fourth, unwrapped-no-kill, is the third with the provider as upjet generates it. " +
+		"The runs with no kill also measure the cost of safety (issue #34): a second table shows the provider's CPU time and peak RSS and the API server's requests, " +
+		"per managed resource created, from the provider's start to convergence, and the wrapped run's figures as multiples of the unwrapped one's. " +
 		"--runs picks the runs. " +
 		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. `make demo` builds what it needs and runs this.\n\n" +
-		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error."
+		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error. " +
+		"The unwrapped runs do not set the exit code: their rows show what they left."
 }
 
 // errDemoFailed means a wrapped run did not meet the demo's invariants.
@@ -130,7 +134,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 // demoModes parses --runs: at least one run, none twice.
 func demoModes(runs []string) ([]demo.Mode, error) {
 	if len(runs) == 0 {
-		return nil, cli.UsageError("--runs: name at least one of unwrapped, wrapped, no-kill")
+		return nil, cli.UsageError("--runs: name at least one of unwrapped, wrapped, no-kill, unwrapped-no-kill")
 	}
 	var modes []demo.Mode
 	for _, s := range runs {
@@ -146,12 +150,18 @@ func demoModes(runs []string) ([]demo.Mode, error) {
 	return modes, nil
 }
 
-// finishDemo prints the table of results to out, writes the wrapped run's
-// orphan report, and returns errDemoFailed when a wrapped run (after the
-// kill or with none) did not meet the invariants.
+// finishDemo prints the table of results to out, and the table of costs
+// when a run with no kill measured one, writes the wrapped run's orphan
+// report, and returns errDemoFailed when a wrapped run (after the kill or
+// with none) did not meet the invariants. The unwrapped runs set no exit
+// code: their rows show what they left, and the cost table notes an
+// unwrapped no-kill run that is no clean baseline.
 func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 	wrapped, noKill := byMode(results, demo.ModeWrapped), byMode(results, demo.ModeNoKill)
 	if err := writeDemoTable(out, results); err != nil {
+		return err
+	}
+	if err := writeCostTable(out, results); err != nil {
 		return err
 	}
 	for _, r := range []*demo.Result{wrapped, noKill} {
@@ -215,9 +225,9 @@ func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
 }
 
 // writeDemoTable prints the runs side by side, one row each. The runs
-// with a kill time their convergence from the restart, the no-kill run from
-// the provider's start; the wrapped row shows its time as a multiple of the
-// no-kill run's.
+// with a kill time their convergence from the restart, the runs with no
+// kill from the provider's start; the wrapped row shows its time as a
+// multiple of the wrapped no-kill run's.
 func writeDemoTable(out io.Writer, results []demo.Result) error {
 	fmt.Fprint(out, demoHeading(results))
 	noKill := byMode(results, demo.ModeNoKill)
@@ -258,6 +268,8 @@ func runName(m demo.Mode) string {
 		return "wrapped (--journal)"
 	case demo.ModeNoKill:
 		return "wrapped, no kill"
+	case demo.ModeUnwrappedNoKill:
+		return "unwrapped, no kill"
 	}
 	return string(m)
 }
@@ -271,7 +283,7 @@ func derefOr(r *demo.Result) demo.Result {
 }
 
 // demoHeading is the line above the table: the line, the size, and the
-// fake cloud's create latencies of the runs with a kill and of the one
+// fake cloud's create latencies of the runs with a kill and of those
 // without.
 func demoHeading(results []demo.Result) string {
 	if len(results) == 0 {
@@ -286,8 +298,8 @@ func demoHeading(results []demo.Result) string {
 	if r.Mode.Kills() {
 		fmt.Fprintf(&b, "; fake cloud create latency %s until SIGKILL, %s after; provider restarted at once", r.CreateLatency, r.RestartLatency)
 	}
-	if n := byMode(results, demo.ModeNoKill); n != nil {
-		fmt.Fprintf(&b, "; no kill: create latency %s throughout, converge timed from the provider's start", n.RestartLatency)
+	if k := slices.IndexFunc(results, func(r demo.Result) bool { return !r.Mode.Kills() }); k >= 0 {
+		fmt.Fprintf(&b, "; no kill: create latency %s throughout, converge timed from the provider's start", results[k].RestartLatency)
 	}
 	b.WriteString("\n\n")
 	return b.String()

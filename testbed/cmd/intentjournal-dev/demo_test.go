@@ -32,19 +32,21 @@ var (
 // TestDemo runs `intentjournal-dev demo` end to end with a few resources
 // against the real binaries, per crossplane line: envtest, the fake cloud
 // and the line's provider-fakecloud, built here from the line's module. On
-// v2 (namespaced, the same names in two namespaces) the default three runs:
+// v2 (namespaced, the same names in two namespaces) the default four runs:
 // the unwrapped provider must show the bug, the wrapped one must meet the
-// invariants, and the wrapped one never killed must converge cleanly as
-// the baseline. On the legacy v1 line the wrapped run alone keeps the test
-// short. The exit code and orphans.json follow from them. No assertion is
-// on time: the ratio to the no-kill run is a figure for docs, not a test.
+// invariants, the wrapped one never killed must converge cleanly as the
+// baseline, and the unwrapped one never killed too, as the cost's
+// baseline; both runs with no kill must measure a cost. On the legacy v1
+// line the wrapped run alone keeps the test short. The exit code and
+// orphans.json follow from them. No assertion is on time: the ratios to
+// the runs with no kill are figures for docs, not tests.
 func TestDemo(t *testing.T) {
 	cases := map[string]struct {
 		reason string
 		line   demo.LineName
 		runs   []string
 	}{
-		"v2": {reason: "The default line: the three runs, side by side.", line: demo.LineV2, runs: []string{"unwrapped", "wrapped", "no-kill"}},
+		"v2": {reason: "The default line: the four runs, side by side.", line: demo.LineV2, runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
 		"v1": {reason: "The legacy line, wrapped only.", line: demo.LineV1, runs: []string{"wrapped"}},
 	}
 	for name, tc := range cases {
@@ -167,6 +169,50 @@ func testDemo(t *testing.T, name demo.LineName, runs []string) {
 		})
 	}
 
+	if unwrappedNoKill, ok := byMode[demo.ModeUnwrappedNoKill]; ok {
+		t.Run("UnwrappedNoKillConvergesCleanly", func(t *testing.T) {
+			cases := map[string]struct {
+				reason    string
+				got, want any
+			}{
+				"Converged":  {reason: "The cost's baseline must converge, or the ratios mean nothing.", got: unwrappedNoKill.Converged, want: true},
+				"Stuck":      {reason: "Every MR must be Ready.", got: unwrappedNoKill.Stuck, want: 0},
+				"Duplicates": {reason: "Without a kill upjet creates nothing twice.", got: unwrappedNoKill.Duplicates, want: 0},
+				"InFlight":   {reason: "Nothing is killed, so nothing is in flight at a kill.", got: unwrappedNoKill.InFlight, want: 0},
+				"Report":     {reason: "The unwrapped provider has no recovery pass.", got: unwrappedNoKill.ReportSource, want: "none"},
+			}
+			for name, tc := range cases {
+				if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+					t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+				}
+			}
+		})
+	}
+	for _, m := range []demo.Mode{demo.ModeNoKill, demo.ModeUnwrappedNoKill} {
+		r, ok := byMode[m]
+		if !ok {
+			continue
+		}
+		t.Run("Cost/"+string(m), func(t *testing.T) {
+			c := r.Cost
+			if c == nil {
+				t.Fatalf("a run with no kill measured no cost: %+v", r)
+			}
+			if c.CPU <= 0 || c.PeakRSS <= 0 {
+				t.Errorf("CPU %s, peak RSS %d bytes; want both positive: the provider ran", c.CPU, c.PeakRSS)
+			}
+			if c.Writes() < int64(r.Total()) {
+				t.Errorf("Writes() = %d (%v), want at least one per MR created, %d", c.Writes(), c.Requests, r.Total())
+			}
+			if !strings.Contains(out.String(), "cost with no kill") || !strings.Contains(out.String(), runName(m)) {
+				t.Errorf("the table shows no cost row of the %s run:\n%s", m, out.String())
+			}
+		})
+	}
+	if r := byMode[demo.ModeWrapped]; r.Cost != nil {
+		t.Errorf("a run with a kill measured a cost: %+v", r.Cost)
+	}
+
 	t.Run("ExitCodeAndReport", func(t *testing.T) {
 		if code := cli.ExitCode(err); code != cli.ExitOK {
 			t.Errorf("finishDemo() exit code %d (%v), want %d", code, err, cli.ExitOK)
@@ -200,6 +246,11 @@ func TestDemoTable(t *testing.T) {
 			Ready: 400, ReportSource: "recovery report",
 			Converged: true, ConvergeTime: 11 * time.Second, ConvergeTimeout: 3 * time.Minute,
 		},
+		{
+			Line: demo.LineV2, Mode: demo.ModeUnwrappedNoKill, Available: true, PerKind: 200, CreateLatency: time.Second, RestartLatency: time.Second,
+			Ready: 400, ReportSource: "none",
+			Converged: true, ConvergeTime: 10 * time.Second, ConvergeTimeout: 3 * time.Minute,
+		},
 	}
 	cases := map[string]struct {
 		reason  string
@@ -207,7 +258,7 @@ func TestDemoTable(t *testing.T) {
 	}{
 		"demo-table.txt": {
 			reason:  "The three runs side by side; the unwrapped one never converged; the wrapped one shows its time as a multiple of the no-kill run's.",
-			results: results,
+			results: results[:3],
 		},
 		"demo-table-nokill-timeout.txt": {
 			reason: "A no-kill run that never converged gives no ratio; a no-kill run alone still has a heading.",
@@ -216,7 +267,15 @@ func TestDemoTable(t *testing.T) {
 		},
 		"demo-table-nokill-only.txt": {
 			reason:  "The no-kill run alone: no kill latency in the heading.",
-			results: results[2:],
+			results: results[2:3],
+		},
+		"demo-table-four.txt": {
+			reason:  "The four default runs; the unwrapped run with no kill is a row like the wrapped one's, without a ratio.",
+			results: results,
+		},
+		"demo-table-unwrapped-nokill-only.txt": {
+			reason:  "The unwrapped run with no kill alone still has the no-kill heading.",
+			results: results[3:],
 		},
 		"demo-table-v1.txt": {
 			reason: "The legacy line's heading says cluster-scoped.",
@@ -277,7 +336,7 @@ func TestDemoUsage(t *testing.T) {
 			want:   "--crds DIR: its CRD manifests are in its module, testbed/upjetv2/generated/package/crds",
 		},
 		"UnknownRun": {
-			reason: "Only the unwrapped, wrapped and no-kill runs exist.",
+			reason: "Only the unwrapped, wrapped, no-kill and unwrapped-no-kill runs exist.",
 			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, ProviderBin: bin, Assets: dir, Runs: []string{"wrapped", "crash"}},
 			want:   `--runs: unknown run "crash"`,
 		},
@@ -317,13 +376,14 @@ func TestDemoFlags(t *testing.T) {
 	}{
 		"Defaults": {
 			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
-			want:   demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Runs: []string{"unwrapped", "wrapped", "no-kill"}},
+			want: demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
 		},
 		"Env": {
 			reason: "DEMO_LINE picks the line, DEMO_N the size, DEMO_RUNS the runs and KUBEBUILDER_ASSETS the control plane binaries.",
-			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "DEMO_RUNS": "wrapped,no-kill", "KUBEBUILDER_ASSETS": "/assets"},
+			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "DEMO_RUNS": "unwrapped-no-kill,no-kill", "KUBEBUILDER_ASSETS": "/assets"},
 			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets",
-				Runs: []string{"wrapped", "no-kill"}},
+				Runs: []string{"unwrapped-no-kill", "no-kill"}},
 		},
 		"Flags": {
 			reason: "Provider flags pass through, commas and all.",

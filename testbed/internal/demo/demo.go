@@ -89,6 +89,9 @@ type run struct {
 	cloudURL string
 	fc       *fakecloud.Client
 	provider *process
+	// requestsBefore is the API server's request count just before the
+	// provider's start, in a run with no kill (see Cost).
+	requestsBefore requestCounts
 }
 
 // runMode runs one crash-and-recover cycle with the provider of mode m.
@@ -96,7 +99,7 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 	res = Result{Line: o.Line.Name, Mode: m, PerKind: o.PerKind, CreateLatency: o.CreateLatency, RestartLatency: o.RestartLatency,
 		ConvergeTimeout: o.ConvergeTimeout, Available: true}
 	if !m.Kills() {
-		// The no-kill run's cloud is at RestartLatency throughout.
+		// A run with no kill has its cloud at RestartLatency throughout.
 		res.CreateLatency = o.RestartLatency
 	}
 	log := o.Log.With(zap.String("line", string(o.Line.Name)), zap.String("run", string(m)))
@@ -194,6 +197,12 @@ func (r *run) launch(ctx context.Context) (err error) {
 		return err
 	}
 	log.Info("Created managed resources", zap.Duration("took", time.Since(start).Round(time.Millisecond)))
+	if !r.mode.Kills() {
+		// The cost's window opens here: the demo's own creates are done.
+		if r.requestsBefore, err = r.scrapeRequests(ctx); err != nil {
+			return err
+		}
+	}
 
 	r.provider = newProcess(log, r.dir, "provider-fakecloud", o.Binaries.Provider, r.providerArgs()...)
 	log.Info("Starting the provider", zap.Strings("args", r.provider.args))
@@ -237,9 +246,9 @@ func (r *run) restart(ctx context.Context) (time.Time, error) {
 
 // measure waits for convergence after restart and records in res what the
 // crash left: 409s since the kill, MR states, duplicates, orphans present
-// and, for the wrapped provider, the orphans its recovery report names. The
-// no-kill run measures from the provider's start, with zero Stats at the
-// "kill".
+// and, for the wrapped provider, the orphans its recovery report names. A
+// run with no kill measures from the provider's start, with zero Stats at
+// the "kill", and samples its Cost the moment it sees convergence.
 func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, restart time.Time) error {
 	o, log := r.o, r.log
 	if r.mode.Kills() {
@@ -253,6 +262,11 @@ func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, 
 	}
 	res.ConvergeTime = time.Since(restart)
 	res.Converged = conv
+	if !r.mode.Kills() {
+		if res.Cost, err = r.sampleCost(ctx); err != nil {
+			return err
+		}
+	}
 
 	final, err := r.stats(ctx)
 	if err != nil {
@@ -310,7 +324,7 @@ func (r *run) cleanup() error {
 
 // cloudLatency is the fake cloud's create latency at its start:
 // CreateLatency until the kill, or RestartLatency throughout a run with no
-// kill (see ModeNoKill).
+// kill (see ModeNoKill, ModeUnwrappedNoKill).
 func (r *run) cloudLatency() time.Duration {
 	if !r.mode.Kills() {
 		return r.o.RestartLatency
@@ -440,7 +454,7 @@ func (r *run) dispatched(ctx context.Context) (int, error) {
 }
 
 // waitConverged waits until every MR is Ready or paused, or until
-// ConvergeTimeout after restart (the no-kill run: the provider's start). It
+// ConvergeTimeout after restart (a run with no kill: the provider's start). It
 // reports whether they converged.
 func (r *run) waitConverged(ctx context.Context, atKill fakecloud.Stats, restart time.Time) (bool, error) {
 	total := 2 * r.o.PerKind

@@ -1,8 +1,9 @@
 // Package demo runs intentjournal's crash-and-recover demonstration outside
 // `go test`: a real kube-apiserver (envtest), the fake cloud process and
 // provider-fakecloud, once unwrapped and once with the intent journal
-// (--journal), each SIGKILLed with creates in flight, and once more wrapped
-// and never killed, as the baseline of the time to converge; each run on a
+// (--journal), each SIGKILLed with creates in flight, once more wrapped and
+// never killed, as the baseline of the time to converge, and once unwrapped
+// and never killed, as the baseline of the cost of safety; each run on a
 // fresh control plane and a fresh fake cloud.
 //
 // The demo is line-independent and crossplane-free: it runs either
@@ -35,7 +36,12 @@
 // restarted provider faces, and its time to converge runs from the
 // provider's start to every managed resource Ready. The wrapped run's time
 // to converge after the kill, as a multiple of it (Result.Ratio), is what
-// issue #18's goal bounds.
+// issue #18's goal bounds. The unwrapped no-kill run (ModeUnwrappedNoKill)
+// is the same with the unwrapped provider. Both runs with no kill measure
+// their Cost: the provider's CPU time and peak RSS and the API server's
+// requests from the provider's start to convergence; CostRatios sets the
+// wrapped one against the unwrapped one, issue #34's cost of safety when
+// nothing crashes.
 //
 // Every process a run starts is stopped, and its temporary directory
 // removed unless Options.Keep is set, when the run ends: normally, on error

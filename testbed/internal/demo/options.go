@@ -25,12 +25,18 @@ const (
 	// same provider, flags (--journal included), N, MaxReconcileRate and
 	// QPS, creating all 2×PerKind MRs from scratch against a cloud at
 	// RestartLatency from the start; its time to converge runs from the
-	// provider's start to every MR Ready. CreateLatency plays no part.
+	// provider's start to every MR Ready. CreateLatency plays no part. Its
+	// Result has a Cost.
 	ModeNoKill Mode = "no-kill"
+	// ModeUnwrappedNoKill is ModeNoKill with the unwrapped provider (no
+	// --journal flags): the baseline of the cost of safety (issue #34),
+	// what the wrapped provider costs against unwrapped upjet when nothing
+	// crashes (see Cost, CostRatios).
+	ModeUnwrappedNoKill Mode = "unwrapped-no-kill"
 )
 
 // DefaultModes are the runs of Run by default, in order: the table's rows.
-var DefaultModes = []Mode{ModeUnwrapped, ModeWrapped, ModeNoKill}
+var DefaultModes = []Mode{ModeUnwrapped, ModeWrapped, ModeNoKill, ModeUnwrappedNoKill}
 
 // ParseMode returns the mode named s.
 func ParseMode(s string) (Mode, error) {
@@ -39,14 +45,15 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown run %q: want unwrapped, wrapped or no-kill", s)
+	return "", fmt.Errorf("unknown run %q: want unwrapped, wrapped, no-kill or unwrapped-no-kill", s)
 }
 
 // Wrapped reports whether the mode's provider runs with --journal.
 func (m Mode) Wrapped() bool { return m == ModeWrapped || m == ModeNoKill }
 
 // Kills reports whether the mode's run SIGKILLs and restarts the provider.
-func (m Mode) Kills() bool { return m != ModeNoKill }
+// A run that does not kill measures its Cost.
+func (m Mode) Kills() bool { return m != ModeNoKill && m != ModeUnwrappedNoKill }
 
 const (
 	// zone holds the demo's record sets.
@@ -99,14 +106,14 @@ type Options struct {
 	PerKind int
 	// CreateLatency is how long the fake cloud holds each create until the
 	// kill. Default: long enough to cover the whole dispatch (at least 3 s),
-	// so every dispatched create is still in flight at SIGKILL. The no-kill
-	// run does not use it.
+	// so every dispatched create is still in flight at SIGKILL. The runs
+	// with no kill do not use it.
 	CreateLatency time.Duration
 	// RestartLatency is the fake cloud's create latency from the kill on,
-	// and the no-kill run's throughout. Default 1 s.
+	// and that of the runs with no kill throughout. Default 1 s.
 	RestartLatency time.Duration
 	// ConvergeTimeout bounds the wait for convergence after the restart
-	// (the no-kill run: after the provider's start). Default: 3 min, or
+	// (the runs with no kill: after the provider's start). Default: 3 min, or
 	// 200 ms per MR when that is longer.
 	ConvergeTimeout time.Duration
 	// MaxReconcileRate is the provider's --max-reconcile-rate. Default 100.
@@ -126,7 +133,7 @@ type Options struct {
 	// Keep keeps the temporary directories (logs, state, journal).
 	Keep bool
 	// Modes are the runs, in order. Default DefaultModes: unwrapped,
-	// wrapped, no-kill.
+	// wrapped, no-kill, unwrapped-no-kill.
 	Modes []Mode
 	// Log receives progress at info level. Nil means no logging.
 	Log *zap.Logger

@@ -88,6 +88,29 @@ func (p *process) exited() (bool, error) {
 	return true, p.err
 }
 
+// exitedWithin waits up to d for the current incarnation to exit, and
+// returns as exited does.
+func (p *process) exitedWithin(d time.Duration) (bool, error) {
+	if p.cmd == nil {
+		return false, nil
+	}
+	select {
+	case <-p.done:
+	case <-time.After(d):
+	}
+	return p.exited()
+}
+
+// pid returns the process ID of the current incarnation, or 0 before the
+// first start. Once the incarnation exited the ID may name another
+// process: read it while running reports true.
+func (p *process) pid() int {
+	if p.cmd == nil || p.cmd.Process == nil {
+		return 0
+	}
+	return p.cmd.Process.Pid
+}
+
 // kill sends SIGKILL and waits until the process is gone: a crash at an
 // arbitrary instruction, nothing flushed.
 func (p *process) kill() { p.stop(syscall.SIGKILL) }

@@ -19,18 +19,18 @@ type Result struct {
 	// PerKind is how many MRs of each kind the run created.
 	PerKind int
 	// CreateLatency is the fake cloud's create latency until the kill; in
-	// the no-kill run, RestartLatency.
+	// a run with no kill, RestartLatency.
 	CreateLatency time.Duration
 	// RestartLatency is the fake cloud's create latency from the kill on.
 	RestartLatency time.Duration
 	// Dispatched is how many MRs had external-create-succeeded at SIGKILL;
-	// zero in the no-kill run, as InFlight is.
+	// zero in a run with no kill, as InFlight is.
 	Dispatched int
 	// InFlight is how many MRs had no external name at SIGKILL although the
 	// fake cloud had made their object: creates the crash interrupted.
 	InFlight int
-	// Conflicts counts the fake cloud's 409s after the restart (the
-	// no-kill run: all of them).
+	// Conflicts counts the fake cloud's 409s after the restart (a run with
+	// no kill: all of them).
 	Conflicts int64
 	// Ready and Paused count the MRs at the end; Stuck are the others.
 	Ready, Paused, Stuck int
@@ -51,12 +51,15 @@ type Result struct {
 	// ConvergeTimeout.
 	Converged bool
 	// ConvergeTime runs from the restart to convergence, or to the timeout;
-	// in the no-kill run, from the provider's start.
+	// in a run with no kill, from the provider's start.
 	ConvergeTime time.Duration
 	// ConvergeTimeout is how long the run waited at most.
 	ConvergeTimeout time.Duration
 	// Report is the wrapped provider's last recovery report, if any.
 	Report *recovery.Report
+	// Cost is what a run with no kill cost, from the provider's start to
+	// convergence (or to ConvergeTimeout); nil in a run with a kill.
+	Cost *Cost
 	// Dir is the run's directory when Options.Keep is set.
 	Dir string
 }
@@ -75,7 +78,7 @@ type Orphan struct {
 func (r Result) Total() int { return 2 * r.PerKind }
 
 // Ratio returns the run's time to converge as a multiple of base's, the
-// no-kill run's: issue #18's goal is a wrapped run that converges after the
+// wrapped no-kill run's (ModeNoKill): issue #18's goal is a wrapped run that converges after the
 // kill within 2x (docs/benchmarks.md sets 1.5x) of a run with no kill. It
 // is false when either run did not converge or base took no time.
 func (r Result) Ratio(base Result) (float64, bool) {

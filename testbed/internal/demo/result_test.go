@@ -37,11 +37,12 @@ func TestParseMode(t *testing.T) {
 		want    Mode
 		wantErr bool
 	}{
-		"unwrapped": {reason: "The upjet provider as generated.", want: ModeUnwrapped},
-		"wrapped":   {reason: "With --journal, killed.", want: ModeWrapped},
-		"no-kill":   {reason: "With --journal, never killed.", want: ModeNoKill},
-		"nokill":    {reason: "Names are exact.", wantErr: true},
-		"":          {reason: "Empty is no run.", wantErr: true},
+		"unwrapped":         {reason: "The upjet provider as generated.", want: ModeUnwrapped},
+		"wrapped":           {reason: "With --journal, killed.", want: ModeWrapped},
+		"no-kill":           {reason: "With --journal, never killed.", want: ModeNoKill},
+		"unwrapped-no-kill": {reason: "Without --journal, never killed.", want: ModeUnwrappedNoKill},
+		"nokill":            {reason: "Names are exact.", wantErr: true},
+		"":                  {reason: "Empty is no run.", wantErr: true},
 	}
 	for s, tc := range cases {
 		t.Run(s, func(t *testing.T) {
@@ -51,12 +52,18 @@ func TestParseMode(t *testing.T) {
 			}
 		})
 	}
+	type kind struct{ Kills, Wrapped bool }
+	want := map[Mode]kind{
+		ModeUnwrapped:       {Kills: true},
+		ModeWrapped:         {Kills: true, Wrapped: true},
+		ModeNoKill:          {Wrapped: true},
+		ModeUnwrappedNoKill: {},
+	}
+	got := map[Mode]kind{}
 	for _, m := range DefaultModes {
-		if m.Kills() == (m == ModeNoKill) {
-			t.Errorf("%s.Kills() = %v", m, m.Kills())
-		}
-		if m.Wrapped() == (m == ModeUnwrapped) {
-			t.Errorf("%s.Wrapped() = %v", m, m.Wrapped())
-		}
+		got[m] = kind{Kills: m.Kills(), Wrapped: m.Wrapped()}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Kills() and Wrapped() of DefaultModes -want +got:\n%s", diff)
 	}
 }
