@@ -10,14 +10,21 @@
 //     number of concurrent writers, from BenchmarkBegin/c=...,
 //     BenchmarkBeginSettle/c=... and the plain-bbolt anchors
 //     BenchmarkPlainUpdate/c=... and BenchmarkBoltBatch/c=...
-//     (journal/bench_test.go).
+//     (journal/bench_test.go);
+//   - the in-provider recovery pass of `make demo` against N per kind, from
+//     BenchmarkProviderPass/N=... (hack/passprofile -bench, run by
+//     hack/passcurve.sh): its wall time, log-log, beside a line linear from
+//     the smallest N, and the restarted provider's peak RSS, in one PNG of
+//     two panels. It also prints, for consecutive sizes, how each grew
+//     against N (1.00 of linear is linear).
 //
 // Usage:
 //
 //	benchplot -recovery scale.txt -recovery-png docs/recovery-wall-vs-n.png \
-//	          -journal journal.txt -journal-png docs/journal-throughput-vs-concurrency.png
+//	          -journal journal.txt -journal-png docs/journal-throughput-vs-concurrency.png \
+//	          -pass passcurve.txt -pass-png docs/pass-vs-n.png
 //
-// Either pair may be given alone. Exit status: 0 on success, 1 when an
+// Any pair may be given alone. Exit status: 0 on success, 1 when an
 // input cannot be read or lacks a series, 2 on bad flags.
 package main
 
@@ -33,6 +40,7 @@ import (
 type options struct {
 	recoveryIn, recoveryPNG string
 	journalIn, journalPNG   string
+	passIn, passPNG         string
 }
 
 func main() {
@@ -42,6 +50,8 @@ func main() {
 	fs.StringVar(&o.recoveryPNG, "recovery-png", "", "PNG file to write the recovery wall time against N to")
 	fs.StringVar(&o.journalIn, "journal", "", "go test -bench output holding the journal benchmarks at c=...")
 	fs.StringVar(&o.journalPNG, "journal-png", "", "PNG file to write the journal throughput against concurrency to")
+	fs.StringVar(&o.passIn, "pass", "", "hack/passcurve.sh output holding BenchmarkProviderPass/N=... results")
+	fs.StringVar(&o.passPNG, "pass-png", "", "PNG file to write the in-provider pass's wall time and peak RSS against N to")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
@@ -63,8 +73,11 @@ func (o options) validate() error {
 	if (o.journalIn == "") != (o.journalPNG == "") {
 		return errors.New("-journal and -journal-png go together")
 	}
-	if o.recoveryIn == "" && o.journalIn == "" {
-		return errors.New("nothing to plot: give -recovery and -recovery-png, or -journal and -journal-png")
+	if (o.passIn == "") != (o.passPNG == "") {
+		return errors.New("-pass and -pass-png go together")
+	}
+	if o.recoveryIn == "" && o.journalIn == "" && o.passIn == "" {
+		return errors.New("nothing to plot: give -recovery and -recovery-png, -journal and -journal-png, or -pass and -pass-png")
 	}
 	return nil
 }
@@ -110,6 +123,27 @@ func run(out io.Writer, o options) error {
 			return err
 		}
 		fmt.Fprintf(out, "benchplot: wrote %s (%d series)\n", o.journalPNG, len(ss))
+	}
+	if o.passIn != "" {
+		set, err := parseFile(o.passIn)
+		if err != nil {
+			return err
+		}
+		pts, err := passPoints(set)
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.passIn, err)
+		}
+		f, err := passPanels(pts)
+		if err != nil {
+			return fmt.Errorf("%s: %w", o.passIn, err)
+		}
+		if err := writePanelsPNG(o.passPNG, f); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "benchplot: wrote %s (%d sizes)\n", o.passPNG, len(pts))
+		for _, l := range growthLines(pts) {
+			fmt.Fprintln(out, l)
+		}
 	}
 	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/intentjournal/intentjournal/hack/internal/benchres"
 	"github.com/intentjournal/intentjournal/internal/golden"
@@ -20,7 +23,12 @@ import (
 //   - journal.txt is one real round of go test -bench . ./journal (make bench);
 //   - scale.txt has the shape BenchmarkRecoveryScale prints, over three
 //     rounds, with figures chosen so that the medians can be checked by
-//     hand (N=1000: wall 8.626, 7 and 9 s, median 8.626).
+//     hand (N=1000: wall 8.626, 7 and 9 s, median 8.626);
+//   - pass.txt has the shape hack/passcurve.sh writes (hack/passprofile
+//     -bench lines), three rounds at N=200 and 1000, two at 4000 and one
+//     at 10000, with figures chosen so that the medians can be checked by
+//     hand (N=4000: wall 40.9 and 42.3 s, median 41.6; RSS 412.5 and
+//     420.5 MiB, median 416.5).
 
 func mustParse(t *testing.T, in string) *benchres.Set {
 	t.Helper()
@@ -160,10 +168,72 @@ func TestJournalSeries(t *testing.T) {
 	}
 }
 
+func TestPassPoints(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		in      string
+		want    []passPoint
+		wantErr string
+	}{
+		"MediansByAscendingN": {
+			reason: "Each size gets the median wall (ns/op, in seconds) and peak RSS across rounds; sizes are sorted by N; other benchmarks are not read.",
+			in: `BenchmarkProviderPass/N=4000 	1	40900000000 ns/op	177.5 intents/s	7259 intents	412.5 peak-rss-MiB	1.02 reqs/intent
+BenchmarkProviderPass/N=200 	1	2600000000 ns/op	142.3 intents/s	370 intents	96 peak-rss-MiB	1.03 reqs/intent
+BenchmarkProviderPass/N=200 	1	2400000000 ns/op	154.6 intents/s	371 intents	99 peak-rss-MiB	1.03 reqs/intent
+BenchmarkProviderPass/N=200 	1	3100000000 ns/op	119.4 intents/s	370 intents	97 peak-rss-MiB	1.04 reqs/intent
+BenchmarkProviderPassUnheld/N=200 	1	9000000000 ns/op	1 peak-rss-MiB
+BenchmarkRecoveryScale/N=1000-2 1 1 ns/op 8 wall-s 0.625 ideal-s 5 api-write-s
+`,
+			want: []passPoint{
+				{N: 200, Runs: 3, Wall: 2.6, PeakRSSMiB: 97},
+				{N: 4000, Runs: 1, Wall: 40.9, PeakRSSMiB: 412.5},
+			},
+		},
+		"NoPassResults": {
+			reason:  "The recovery benchmark's output is not the pass's.",
+			in:      "BenchmarkRecoveryScale/N=1000-2 1 1 ns/op 8 wall-s 0.625 ideal-s 5 api-write-s\n",
+			wantErr: "missing series: no BenchmarkProviderPass/N=... results (run hack/passcurve.sh)",
+		},
+		"MissingRSS": {
+			reason:  "A line from before peak-rss-MiB was reported names the missing unit.",
+			in:      "BenchmarkProviderPass/N=200 1 2600000000 ns/op 142.3 intents/s\n",
+			wantErr: "ProviderPass/N=200 has no peak-rss-MiB samples",
+		},
+		"BadN": {
+			reason:  "N must be a positive integer.",
+			in:      "BenchmarkProviderPass/N=2k 1 2600000000 ns/op 96 peak-rss-MiB\n",
+			wantErr: `N="2k" is not a positive integer`,
+		},
+		"ZeroWall": {
+			reason:  "A zero wall (passprofile of a pass with nothing in flight) cannot go on a log axis.",
+			in:      "BenchmarkProviderPass/N=200 1 0 ns/op 96 peak-rss-MiB\n",
+			wantErr: "median ns/op is 0",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := passPoints(mustParse(t, tc.in))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%s\npassPoints: error %v, want one containing %q", tc.reason, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s\npassPoints: %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
+				t.Errorf("%s\npassPoints: -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
 // plotted is what the plots are drawn from, for testdata/series.golden.json.
 type plotted struct {
 	Recovery []recoveryPoint
 	Journal  []throughputSeries
+	Pass     []passPoint
 }
 
 func TestSeriesGolden(t *testing.T) {
@@ -175,11 +245,18 @@ func TestSeriesGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ps, err := parseFile(filepath.Join("testdata", "pass.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var g plotted
 	if g.Recovery, err = recoveryPoints(rs); err != nil {
 		t.Fatal(err)
 	}
 	if g.Journal, err = journalSeries(js); err != nil {
+		t.Fatal(err)
+	}
+	if g.Pass, err = passPoints(ps); err != nil {
 		t.Fatal(err)
 	}
 	got, err := json.MarshalIndent(g, "", "  ")
@@ -198,12 +275,13 @@ func TestRunWritesPNGs(t *testing.T) {
 	o := options{
 		recoveryIn: filepath.Join("testdata", "scale.txt"), recoveryPNG: filepath.Join(dir, "recovery.png"),
 		journalIn: filepath.Join("testdata", "journal.txt"), journalPNG: filepath.Join(dir, "journal.png"),
+		passIn: filepath.Join("testdata", "pass.txt"), passPNG: filepath.Join(dir, "pass.png"),
 	}
 	var out bytes.Buffer
 	if err := run(&out, o); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	for _, p := range []string{o.recoveryPNG, o.journalPNG} {
+	for _, p := range []string{o.recoveryPNG, o.journalPNG, o.passPNG} {
 		f, err := os.Open(p)
 		if err != nil {
 			t.Fatalf("run wrote no %s: %v", p, err)
@@ -233,6 +311,30 @@ func TestRunWritesPNGs(t *testing.T) {
 			t.Errorf("run did not report writing %s:\n%s", p, out.String())
 		}
 	}
+	// The pass's two panels side by side: wider than the other plots.
+	if img, err := decodePNG(o.passPNG); err != nil {
+		t.Error(err)
+	} else if b := img.Bounds(); b.Dx() < 2*b.Dy() {
+		t.Errorf("%s is %dx%d, want two panels side by side, at least twice as wide as high", o.passPNG, b.Dx(), b.Dy())
+	}
+	for _, want := range []string{"pass wall: N 200->1000 x5.0 in N", "peak RSS: N 200->1000 x5.0 in N"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("run did not state the pass's growth %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func decodePNG(path string) (image.Image, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a PNG: %w", path, err)
+	}
+	return img, nil
 }
 
 func TestRunErrors(t *testing.T) {
@@ -270,6 +372,16 @@ func TestRunErrors(t *testing.T) {
 			reason:  "Journal output given as the recovery input lacks the series.",
 			o:       options{recoveryIn: "testdata/journal.txt", recoveryPNG: png},
 			wantErr: "testdata/journal.txt: missing series: no BenchmarkRecoveryScale/N=... results",
+		},
+		"PassWithoutPNG": {
+			reason:  "The pass input without its output file is a usage error.",
+			o:       options{passIn: "testdata/pass.txt"},
+			wantErr: "-pass and -pass-png go together",
+		},
+		"WrongPassInput": {
+			reason:  "Recovery benchmark output given as the pass input lacks the series.",
+			o:       options{passIn: "testdata/scale.txt", passPNG: png},
+			wantErr: "testdata/scale.txt: missing series: no BenchmarkProviderPass/N=... results",
 		},
 		"UnwritableOutput": {
 			reason:  "An output directory that does not exist names the file.",

@@ -15,10 +15,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Plot size: legible when docs/benchmarks.md shows it at page width.
+// Plot size: legible when docs/benchmarks.md shows it at page width. A
+// figure of panels side by side is as high, and wider.
 const (
-	plotWidth  = 8 * vg.Inch
-	plotHeight = 5 * vg.Inch
+	plotWidth   = 8 * vg.Inch
+	plotHeight  = 5 * vg.Inch
+	panelsWidth = 12 * vg.Inch
 )
 
 // palette is colour-blind safe (Okabe-Ito): measured lines first.
@@ -35,6 +37,13 @@ type line struct {
 	label  string
 	xys    plotter.XYs
 	dashed bool
+	dotted bool // a reference, not a measurement: no point markers
+}
+
+// panels are plots drawn side by side under one title.
+type panels struct {
+	title string
+	plots []*plot.Plot
 }
 
 // recoveryPlot draws wall time, ideal and ideal+API against N, log-log.
@@ -94,6 +103,50 @@ func journalPlot(ss []throughputSeries) (*plot.Plot, error) {
 	return p, nil
 }
 
+// passPanels draws the in-provider pass against N: on the left its wall
+// time, log-log, with the line linear growth from the smallest N would
+// follow; on the right the restarted provider's peak RSS, on a log x axis
+// and a linear y axis from zero.
+func passPanels(pts []passPoint) (panels, error) {
+	wall, linear, rss := make(plotter.XYs, len(pts)), make(plotter.XYs, len(pts)), make(plotter.XYs, len(pts))
+	ticks := make(plot.ConstantTicks, 0, len(pts))
+	runs := 0
+	for i, p := range pts {
+		x := float64(p.N)
+		wall[i] = plotter.XY{X: x, Y: p.Wall}
+		linear[i] = plotter.XY{X: x, Y: pts[0].Wall * x / float64(pts[0].N)}
+		rss[i] = plotter.XY{X: x, Y: p.PeakRSSMiB}
+		ticks = append(ticks, plot.Tick{Value: x, Label: countLabel(p.N)})
+		runs = max(runs, p.Runs)
+	}
+	const xLabel = "RecordSets and Networks per kind N (log)"
+
+	left := newPlot("Pass wall time", xLabel, "seconds (log)")
+	left.X.Tick.Marker = ticks
+	if err := addLines(left, []line{
+		{label: "measured (the pass line's wall)", xys: wall},
+		{label: "linear from N=" + countLabel(pts[0].N), xys: linear, dotted: true},
+	}); err != nil {
+		return panels{}, err
+	}
+	pad(left)
+
+	right := newPlot("Peak RSS of the restarted provider (VmHWM)", xLabel, "MiB")
+	right.X.Tick.Marker = ticks
+	right.Y.Scale, right.Y.Tick.Marker = plot.LinearScale{}, plot.DefaultTicks{}
+	if err := addLines(right, []line{{label: "peak RSS, from its start to the pass's end", xys: rss}}); err != nil {
+		return panels{}, err
+	}
+	// The top fifth is left to the legend.
+	padLog(&right.X)
+	right.Y.Min, right.Y.Max = 0, 1.3*right.Y.Max
+
+	return panels{
+		title: "The in-provider recovery pass (make demo, wrapped, SIGKILL) against N per kind " + roundsNote(runs),
+		plots: []*plot.Plot{left, right},
+	}, nil
+}
+
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -117,8 +170,14 @@ func addLines(p *plot.Plot, ls []line) error {
 			return fmt.Errorf("cannot draw %q: %w", l.label, err)
 		}
 		ln.Color, ln.Width = c, vg.Points(1.5)
-		if l.dashed {
+		switch {
+		case l.dashed:
 			ln.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		case l.dotted:
+			ln.Dashes = []vg.Length{vg.Points(1.5), vg.Points(3)}
+			p.Add(ln)
+			p.Legend.Add(l.label, ln)
+			continue
 		}
 		pts.Color, pts.Shape = c, draw.CircleGlyph{}
 		pts.Radius = vg.Points(2.5)
@@ -132,12 +191,16 @@ func addLines(p *plot.Plot, ls []line) error {
 // points and their labels are not on the frame, and the y axis by a further
 // half decade at the top, for the legend.
 func pad(p *plot.Plot) {
-	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		if a.Min > 0 && a.Max > 0 {
-			a.Min, a.Max = a.Min/math.Pow(10, 0.2), a.Max*math.Pow(10, 0.2)
-		}
-	}
+	padLog(&p.X)
+	padLog(&p.Y)
 	p.Y.Max *= math.Pow(10, 0.5)
+}
+
+// padLog widens a log axis by a fifth of a decade on each side.
+func padLog(a *plot.Axis) {
+	if a.Min > 0 && a.Max > 0 {
+		a.Min, a.Max = a.Min/math.Pow(10, 0.2), a.Max*math.Pow(10, 0.2)
+	}
 }
 
 // roundsNote says how many rounds a plot's medians come from.
@@ -206,6 +269,35 @@ func renderPNG(p *plot.Plot) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// renderPanelsPNG renders f's title across the top and its plots side by
+// side below it, their data areas aligned, as a PNG.
+func renderPanelsPNG(f panels) ([]byte, error) {
+	c, err := draw.NewFormattedCanvas(panelsWidth, plotHeight, "png")
+	if err != nil {
+		return nil, fmt.Errorf("cannot render plot %q: %w", f.title, err)
+	}
+	dc := draw.New(c)
+	// The title as plot.Plot.Draw sets one, a little larger and lower.
+	sty := plot.New().Title.TextStyle
+	sty.Font.Size *= 1.15
+	top := vg.Points(6)
+	dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - top + sty.FontExtents().Descent}, f.title)
+	tiles := draw.Tiles{
+		Rows: 1, Cols: len(f.plots),
+		PadTop:  top + sty.Rectangle(f.title).Size().Y + vg.Points(10),
+		PadX:    vg.Points(16),
+		PadLeft: vg.Points(4), PadRight: vg.Points(8), PadBottom: vg.Points(4),
+	}
+	for i, tc := range plot.Align([][]*plot.Plot{f.plots}, tiles, dc)[0] {
+		f.plots[i].Draw(tc)
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("cannot encode plot %q as PNG: %w", f.title, err)
+	}
+	return buf.Bytes(), nil
+}
+
 // writePNG renders p and writes it to path through a temporary file and a
 // rename, so an existing plot is replaced whole or left as it was.
 func writePNG(path string, p *plot.Plot) error {
@@ -213,6 +305,19 @@ func writePNG(path string, p *plot.Plot) error {
 	if err != nil {
 		return err
 	}
+	return writeFile(path, b)
+}
+
+// writePanelsPNG renders f and writes it to path as writePNG does.
+func writePanelsPNG(path string, f panels) error {
+	b, err := renderPanelsPNG(f)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, b)
+}
+
+func writeFile(path string, b []byte) error {
 	if err := atomicfile.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("cannot write %s: %w", path, err)
 	}

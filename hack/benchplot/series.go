@@ -81,6 +81,55 @@ func recoveryPoints(s *benchres.Set) ([]recoveryPoint, error) {
 	return pts, nil
 }
 
+// passPoint is one size of BenchmarkProviderPass, the in-provider recovery
+// pass of `make demo` as hack/passprofile -bench reports it
+// (hack/passcurve.sh): medians across rounds.
+type passPoint struct {
+	N          int
+	Runs       int
+	Wall       float64 // seconds
+	PeakRSSMiB float64
+}
+
+const passBench = "ProviderPass"
+
+// passPoints returns the medians of every BenchmarkProviderPass/N=... size
+// in s, by ascending N: the pass's wall time (ns/op, one iteration a
+// pass) and the restarted provider's peak RSS.
+func passPoints(s *benchres.Set) ([]passPoint, error) {
+	var pts []passPoint
+	for _, name := range s.Order {
+		n, ok, err := param(name, passBench, "N")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		p := passPoint{N: n}
+		for _, m := range []struct {
+			unit string
+			per  float64 // of the unit in the field's
+			dst  *float64
+		}{{"ns/op", 1e9, &p.Wall}, {"peak-rss-MiB", 1, &p.PeakRSSMiB}} {
+			v, runs, ok := s.Median(name, m.unit)
+			if !ok {
+				return nil, fmt.Errorf("%w: %s has no %s samples", errNoSeries, name, m.unit)
+			}
+			if err := positive(name, m.unit, v); err != nil {
+				return nil, err
+			}
+			*m.dst, p.Runs = v/m.per, max(p.Runs, runs)
+		}
+		pts = append(pts, p)
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("%w: no Benchmark%s/N=... results (run hack/passcurve.sh)", errNoSeries, passBench)
+	}
+	slices.SortFunc(pts, func(a, b passPoint) int { return a.N - b.N })
+	return pts, nil
+}
+
 // throughputSeries is one journal benchmark's median writes/s by
 // concurrency.
 type throughputSeries struct {

@@ -7,7 +7,14 @@
 //     API server, etcd, the fake cloud, the provider and the demo itself;
 //   - the API server's requests per verb and resource, and per intent
 //     (apiserver_request_total), and etcd's operations;
-//   - with -pprof, a CPU profile of the provider during the pass.
+//   - their total, WATCH left out, per resolved intent (issue #34's goal is
+//     at most 1.1);
+//   - at the pass's end, the restarted provider's peak RSS (VmHWM) and
+//     current RSS (VmRSS);
+//   - with -pprof, a CPU profile of the provider during the pass;
+//   - with -bench NAME, one result line in go test -bench format, which
+//     hack/internal/benchres reads and `benchplot -pass` plots
+//     (hack/passcurve.sh).
 //
 // Usage, beside a demo run (the provider serves pprof when given
 // --pprof-bind-address):
@@ -18,12 +25,12 @@
 //
 // It is a measuring aid, not part of intentjournal: it reads the demo's run
 // directory (the newest matching -dir made after it started), the provider
-// log's "recovery pass starting" and "recovery pass finished" lines, and
-// the run's admin kubeconfig.
+// log's "recovery pass starting" and "recovery pass finished" lines, the
+// run's admin kubeconfig, and /proc. Exit status: 0 on success, 1 when a
+// measurement fails, 2 on bad flags.
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -35,42 +42,67 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
-
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
+// options are passprofile's flags.
+type options struct {
+	dirGlob  string
+	pass     int
+	pprofURL string
+	out      string
+	bench    string
+}
+
 func main() {
-	var (
-		dirGlob = flag.String("dir", filepath.Join(os.TempDir(), "intentjournal-demo-*-wrapped-*"), "glob of the demo's run directory")
-		pass    = flag.Int("pass", 2, "which recovery pass of the provider log to measure: 2 is the first after the restart")
-		pprof   = flag.String("pprof", "http://127.0.0.1:6061", `the provider's pprof base URL; "" for no profile`)
-		out     = flag.String("out", "", "directory for the profile and the raw scrapes (default: none kept)")
-		timeout = flag.Duration("timeout", time.Hour, "give up after")
-	)
+	var o options
+	// The demo names a run's directory intentjournal-demo-LINE-MODE-*
+	// (testbed/internal/demo), in the system's temporary directory unless
+	// given --work-dir: this matches the wrapped run of every line and no
+	// other mode's.
+	flag.StringVar(&o.dirGlob, "dir", filepath.Join(os.TempDir(), "intentjournal-demo-*-wrapped-*"), "glob of the demo's run directory")
+	flag.IntVar(&o.pass, "pass", 2, "which recovery pass of the provider log to measure: 2 is the first after the restart")
+	flag.StringVar(&o.pprofURL, "pprof", "http://127.0.0.1:6061", `the provider's pprof base URL; "" for no profile`)
+	flag.StringVar(&o.out, "out", "", "directory for the profile and the raw scrapes (default: none kept)")
+	flag.StringVar(&o.bench, "bench", "", "also print the pass as a go test -bench result line of this sub-benchmark name, e.g. ProviderPass/N=4000")
+	timeout := flag.Duration("timeout", time.Hour, "give up after")
 	flag.Parse()
+	if err := o.validate(); err != nil {
+		fmt.Fprintf(os.Stderr, "passprofile: %v\n", err)
+		flag.Usage()
+		os.Exit(2)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	if err := run(ctx, *dirGlob, *pass, *pprof, *out, os.Stdout); err != nil {
+	if err := run(ctx, o, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "passprofile: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, glob string, pass int, pprofURL, out string, w io.Writer) error {
+func (o options) validate() error {
+	if o.pass < 1 {
+		return fmt.Errorf("-pass must be at least 1, got %d", o.pass)
+	}
+	return validBenchName(o.bench)
+}
+
+// run measures one recovery pass and writes the report to w.
+func run(ctx context.Context, o options, w io.Writer) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
 	started := time.Now()
-	dir, err := waitDir(ctx, glob, started)
+	dir, err := waitDir(ctx, o.dirGlob, started)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "run directory %s\n", dir)
 	log := filepath.Join(dir, "provider-fakecloud.log")
-	if _, err := waitLine(ctx, log, `"msg":"recovery pass starting"`, pass); err != nil {
+	if _, err := waitLine(ctx, log, `"msg":"recovery pass starting"`, o.pass); err != nil {
 		return err
 	}
 	t0 := time.Now()
@@ -84,14 +116,14 @@ func run(ctx context.Context, glob string, pass int, pprofURL, out string, w io.
 		return err
 	}
 	profDone := make(chan error, 1)
-	if pprofURL != "" && out != "" {
+	if o.pprofURL != "" && o.out != "" {
 		go func() {
-			profDone <- fetch(ctx, pprofURL+"/debug/pprof/profile?seconds=30", filepath.Join(out, "provider-cpu.pprof"))
+			profDone <- fetch(ctx, o.pprofURL+"/debug/pprof/profile?seconds=30", filepath.Join(o.out, "provider-cpu.pprof"))
 		}()
 	} else {
 		profDone <- nil
 	}
-	finished, err := waitLine(ctx, log, `"msg":"recovery pass finished"`, pass)
+	finished, err := waitLine(ctx, log, `"msg":"recovery pass finished"`, o.pass)
 	if err != nil {
 		return err
 	}
@@ -100,6 +132,10 @@ func run(ctx context.Context, glob string, pass int, pprofURL, out string, w io.
 	if err != nil {
 		return err
 	}
+	// The provider goes on after its pass (the demo waits for the MRs to
+	// converge): read its memory while it still runs. A failure is
+	// returned after the rest of the report.
+	mem, memErr := providerMemory("/proc", providerComm)
 	api1, err := scrape(ctx, kc)
 	if err != nil {
 		return err
@@ -115,11 +151,22 @@ func run(ctx context.Context, glob string, pass int, pprofURL, out string, w io.
 	fmt.Fprintf(w, "pass line: %s\n", finished)
 	printCPU(w, window, cpu0, cpu1)
 	printAPI(w, fin.Resolved, api0, api1)
-	if out != "" {
-		_ = os.WriteFile(filepath.Join(out, "api-start.txt"), []byte(api0.raw), 0o644)
-		_ = os.WriteFile(filepath.Join(out, "api-end.txt"), []byte(api1.raw), 0o644)
+	requests, watches := apiTotal(api0, api1)
+	fmt.Fprintln(w, totalLine(requests, watches, fin.Resolved))
+	if memErr == nil {
+		fmt.Fprintf(w, "provider peak RSS: %.1f MiB (VmHWM, pid %d)\n", mem.peakMiB(), mem.pid)
+		fmt.Fprintf(w, "provider RSS at the pass's end: %.1f MiB (VmRSS, pid %d)\n", mem.rssMiB(), mem.pid)
+		if o.bench != "" {
+			fmt.Fprintln(w, benchLine(o.bench, passResult{
+				resolved: fin.Resolved, wall: fin.Wall, peakRSSMiB: mem.peakMiB(), requests: requests,
+			}))
+		}
 	}
-	return <-profDone
+	if o.out != "" {
+		_ = os.WriteFile(filepath.Join(o.out, "api-start.txt"), []byte(api0.raw), 0o644)
+		_ = os.WriteFile(filepath.Join(o.out, "api-end.txt"), []byte(api1.raw), 0o644)
+	}
+	return errors.Join(memErr, <-profDone)
 }
 
 // waitDir returns the newest directory matching glob made after since.
@@ -227,22 +274,29 @@ type procCPU struct {
 // clockTicks is USER_HZ, 100 on every Linux this runs on.
 const clockTicks = 100
 
-// parseStat reads the command and CPU time of a /proc/PID/stat line.
-func parseStat(s string) (procCPU, bool) {
+// statFields splits a /proc/PID/stat line into the command, the text
+// between the first '(' and the last ')' (a command may hold either), and
+// the fields after it: f[0] is field 3 of proc(5), the state.
+func statFields(s string) (comm string, f []string, ok bool) {
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
 	if open < 0 || end < open || end+2 > len(s) {
+		return "", nil, false
+	}
+	return s[open+1 : end], strings.Fields(s[end+2:]), true
+}
+
+// parseStat reads the command and CPU time of a /proc/PID/stat line.
+func parseStat(s string) (procCPU, bool) {
+	comm, f, ok := statFields(s)
+	if !ok || len(f) < 13 {
 		return procCPU{}, false
 	}
-	f := strings.Fields(s[end+2:])
-	if len(f) < 13 {
-		return procCPU{}, false
-	}
-	ut, err1 := strconv.ParseFloat(f[11], 64)
-	st, err2 := strconv.ParseFloat(f[12], 64)
+	ut, err1 := strconv.ParseFloat(f[11], 64) // field 14, utime
+	st, err2 := strconv.ParseFloat(f[12], 64) // field 15, stime
 	if err1 != nil || err2 != nil {
 		return procCPU{}, false
 	}
-	return procCPU{comm: s[open+1 : end], secs: (ut + st) / clockTicks}, true
+	return procCPU{comm: comm, secs: (ut + st) / clockTicks}, true
 }
 
 func printCPU(w io.Writer, window time.Duration, a, b map[int]procCPU) {
@@ -265,77 +319,6 @@ func printCPU(w io.Writer, window time.Duration, a, b map[int]procCPU) {
 		if by[n] >= 0.5 {
 			fmt.Fprintf(w, "  %-18s %7.1f s %5.1f%%\n", n, by[n], 100*by[n]/total)
 		}
-	}
-}
-
-type apiScrape struct {
-	counts map[string]float64 // "api VERB resource" or "etcd operation"
-	raw    string
-}
-
-var labelRE = regexp.MustCompile(`(\w+)="([^"]*)"`)
-
-// scrape reads the API server's request counters through kubeconfig.
-func scrape(ctx context.Context, kubeconfig string) (apiScrape, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return apiScrape{}, err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return apiScrape{}, err
-	}
-	b, err := cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
-	if err != nil {
-		return apiScrape{}, fmt.Errorf("cannot scrape the API server's metrics: %w", err)
-	}
-	s := apiScrape{counts: map[string]float64{}, raw: string(b)}
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		l := sc.Text()
-		var prefix string
-		switch {
-		case strings.HasPrefix(l, "apiserver_request_total{"):
-			prefix = "api"
-		case strings.HasPrefix(l, "etcd_requests_total{"):
-			prefix = "etcd"
-		default:
-			continue
-		}
-		i := strings.LastIndexByte(l, ' ')
-		v, err := strconv.ParseFloat(l[i+1:], 64)
-		if err != nil {
-			continue
-		}
-		lb := map[string]string{}
-		for _, m := range labelRE.FindAllStringSubmatch(l[:i], -1) {
-			lb[m[1]] = m[2]
-		}
-		key := "etcd " + lb["operation"]
-		if prefix == "api" {
-			key = "api " + lb["verb"] + " " + lb["resource"]
-		}
-		s.counts[key] += v
-	}
-	return s, sc.Err()
-}
-
-func printAPI(w io.Writer, intents int, a, b apiScrape) {
-	type row struct {
-		key string
-		n   float64
-	}
-	var rows []row
-	for k, v := range b.counts {
-		if d := v - a.counts[k]; d >= 1 {
-			rows = append(rows, row{k, d})
-		}
-	}
-	slices.SortFunc(rows, func(x, y row) int { return cmp.Compare(y.n, x.n) })
-	fmt.Fprintf(w, "API server requests and etcd operations over the pass (per intent of %d):\n", intents)
-	for _, r := range rows {
-		fmt.Fprintf(w, "  %-40s %8.0f %6.2f\n", r.key, r.n, r.n/float64(max(intents, 1)))
 	}
 }
 

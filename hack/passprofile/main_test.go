@@ -86,3 +86,70 @@ func TestWaitLine(t *testing.T) {
 		t.Errorf("waitLine = %q, want %q", got, want)
 	}
 }
+
+func TestTotalLine(t *testing.T) {
+	scrape := func(counts map[string]float64) apiScrape { return apiScrape{counts: counts} }
+	cases := map[string]struct {
+		reason   string
+		a, b     apiScrape
+		resolved int
+		want     string
+	}{
+		"GetAndPatchPerIntent": {
+			reason: "Every verb and resource counts, a non-resource GET too; WATCH and etcd do not.",
+			a: scrape(map[string]float64{
+				"api GET recordsets": 100, "api PATCH recordsets": 100, "api WATCH recordsets": 5, "etcd get": 1000,
+			}),
+			b: scrape(map[string]float64{
+				"api GET recordsets": 600, "api PATCH recordsets": 600, "api GET networks": 500,
+				"api PATCH networks": 500, "api POST events": 20, "api GET ": 2,
+				"api WATCH recordsets": 8, "api WATCHLIST networks": 1, "etcd get": 9000,
+			}),
+			resolved: 2000,
+			want:     "API requests over the pass: 2022, 1.01 per resolved intent (WATCH excluded: the API server counts a watch when it ends; 4 ended in the pass)",
+		},
+		"CounterReset": {
+			reason:   "A counter that went down (the API server restarted) adds nothing.",
+			a:        scrape(map[string]float64{"api GET recordsets": 600, "api PATCH recordsets": 10}),
+			b:        scrape(map[string]float64{"api GET recordsets": 5, "api PATCH recordsets": 30}),
+			resolved: 20,
+			want:     "API requests over the pass: 20, 1.00 per resolved intent (WATCH excluded: the API server counts a watch when it ends; 0 ended in the pass)",
+		},
+		"NothingResolved": {
+			reason:   "No intent: per one, not a division by zero.",
+			a:        scrape(map[string]float64{}),
+			b:        scrape(map[string]float64{"api LIST recordsets": 3}),
+			resolved: 0,
+			want:     "API requests over the pass: 3, 3.00 per resolved intent (WATCH excluded: the API server counts a watch when it ends; 0 ended in the pass)",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			req, watch := apiTotal(tc.a, tc.b)
+			if diff := cmp.Diff(tc.want, totalLine(req, watch, tc.resolved)); diff != "" {
+				t.Errorf("%s\ntotalLine(apiTotal): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+func TestRunRejectsBadOptions(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		o       options
+		wantErr string
+	}{
+		"BadBench": {reason: "A bench name that would not parse back fails before any wait.", o: options{pass: 2, bench: "Provider Pass"}, wantErr: "no spaces"},
+		"NoPass":   {reason: "Pass 0 does not exist.", o: options{pass: 0}, wantErr: "-pass must be at least 1"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			err := run(ctx, tc.o, &strings.Builder{})
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s\nrun: error %v, want one containing %q", tc.reason, err, tc.wantErr)
+			}
+		})
+	}
+}
