@@ -32,7 +32,9 @@ import (
 // cpu-ratio, rss-ratio, reqs-ratio, writes-ratio). The goals, 1.05 for
 // converge-ratio, 1.10 for cpu-ratio and 1 for writes-ratio, are printed,
 // never asserted: the ns/op is that of both runs, start-up included, and
-// means little. It fails when either run does not converge.
+// means little. It fails when the wrapped run does not converge; a round
+// whose unwrapped run does not is left out of the figures and counted in
+// rounds-without-baseline.
 //
 // It needs the envtest tools (make tools) and builds the fake cloud and the
 // v2 provider first, outside the timer. From the repository root, with its
@@ -56,6 +58,7 @@ var costRounds int
 // reports, summed over its iterations.
 type costFigures struct {
 	converge, cpu, rss, reqs, writes float64
+	verbs                            map[string]float64 // per create, of costVerbs (the cost table's)
 }
 
 func (f *costFigures) add(r demo.Result) {
@@ -64,11 +67,20 @@ func (f *costFigures) add(r demo.Result) {
 	f.rss += float64(r.Cost.PeakRSS) / (1 << 20)
 	f.reqs += r.Cost.AllRequestsPerCreate()
 	f.writes += r.Cost.WritesPerCreate()
+	if f.verbs == nil {
+		f.verbs = map[string]float64{}
+	}
+	for _, v := range costVerbs {
+		f.verbs[v] += r.Cost.RequestsPerCreate(v)
+	}
 }
 
 func (f costFigures) report(b *testing.B, prefix string, n int) {
 	for unit, v := range map[string]float64{"converge-s": f.converge, "cpu-ms/create": f.cpu, "rss-MiB": f.rss, "reqs/create": f.reqs, "writes/create": f.writes} {
 		b.ReportMetric(v/float64(n), prefix+"-"+unit)
+	}
+	for _, v := range costVerbs {
+		b.ReportMetric(f.verbs[v]/float64(n), prefix+"-"+v+"/create")
 	}
 }
 
@@ -87,6 +99,7 @@ func benchmarkCostOfSafety(b *testing.B, perKind int) {
 	defer cancel()
 
 	var unwrapped, wrapped costFigures
+	counted, skipped := 0, 0
 	for range b.N {
 		modes := []demo.Mode{demo.ModeUnwrappedNoKill, demo.ModeNoKill}
 		// -benchtime 1x -count 3 makes three rounds of one iteration:
@@ -101,8 +114,12 @@ func benchmarkCostOfSafety(b *testing.B, perKind int) {
 			AssetsDir: assets,
 			PerKind:   perKind,
 			WorkDir:   b.TempDir(),
-			Modes:     modes,
-			Log:       log,
+			// Both runs converge in minutes at N=4000; the demo's default
+			// (200 ms per MR, 27 minutes) would spend most of an hour on
+			// a baseline that cannot converge (below).
+			ConvergeTimeout: max(3*time.Minute, time.Duration(2*perKind)*75*time.Millisecond),
+			Modes:           modes,
+			Log:             log,
 		}
 		b.StartTimer()
 		results, err := demo.Run(ctx, o)
@@ -110,20 +127,42 @@ func benchmarkCostOfSafety(b *testing.B, perKind int) {
 		if err != nil {
 			b.Fatalf("demo.Run(%v): %v", modes, err)
 		}
-		for _, r := range results {
-			if !r.Converged || r.Cost == nil {
-				b.Fatalf("the %s run did not converge within %s (%d stuck) or measured no cost: the cost of safety needs both", r.Mode, r.ConvergeTimeout, r.Stuck)
+		var got [2]*demo.Result
+		for i := range results {
+			r := &results[i]
+			if r.Cost == nil {
+				b.Fatalf("the %s run measured no cost", r.Mode)
 			}
-			switch r.Mode {
-			case demo.ModeUnwrappedNoKill:
-				unwrapped.add(r)
-			case demo.ModeNoKill:
-				wrapped.add(r)
+			switch {
+			case r.Mode == demo.ModeNoKill && !r.Converged:
+				b.Fatalf("the wrapped run did not converge within %s (%d stuck)", r.ConvergeTimeout, r.Stuck)
+			case r.Mode == demo.ModeUnwrappedNoKill && !r.Converged:
+				// Unwrapped upjet has defects the wrapped provider fixes:
+				// crossplane-runtime's update recording a create's success
+				// can lose five conflicts in a row and leave an MR at
+				// "cannot determine creation result" for good (1 of
+				// 8,000 MRs in a run at N=4000). Such a round has no
+				// baseline: it is logged and left out of the figures.
+				b.Logf("the unwrapped run did not converge within %s: %d of %d MRs stuck; this round is left out", r.ConvergeTimeout, r.Stuck, r.Total())
+				skipped++
+			case r.Mode == demo.ModeUnwrappedNoKill:
+				got[0] = r
+			case r.Mode == demo.ModeNoKill:
+				got[1] = r
 			}
 		}
+		if got[0] != nil && got[1] != nil {
+			unwrapped.add(*got[0])
+			wrapped.add(*got[1])
+			counted++
+		}
 	}
-	unwrapped.report(b, "unwrapped", b.N)
-	wrapped.report(b, "wrapped", b.N)
+	b.ReportMetric(float64(skipped), "rounds-without-baseline")
+	if counted == 0 {
+		return
+	}
+	unwrapped.report(b, "unwrapped", counted)
+	wrapped.report(b, "wrapped", counted)
 	// Ratios of the means, both runs having run b.N times.
 	for unit, r := range map[string][2]float64{
 		"converge-ratio": {wrapped.converge, unwrapped.converge},

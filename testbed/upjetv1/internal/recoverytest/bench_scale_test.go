@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -109,7 +110,10 @@ func (f *scaleFixture) grow(b *testing.B, n int) {
 			name := fmt.Sprintf("scale-net-%06d", i)
 			obj = testbed.NewNetwork(name, "10.0.0.0/16")
 			// Writes carry no latency: only reads (lookups) are slowed.
-			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
+			// The network the create sent: its arguments are the MR's, so
+			// the weak CrossplaneTags proof adopts it (docs/recovery.md,
+			// "Weak proofs").
+			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", name)}); err != nil {
 				return fmt.Errorf("cannot create cloud network %s: %w", name, err)
 			}
 		} else {
@@ -149,9 +153,23 @@ func (f *scaleFixture) bench(b *testing.B, n int) {
 			obj, kind := f.objs[i], scaleKind(i)
 			lk := fakecloudtest.CrossplaneTags(kind, obj.GetName())
 			lk["zone"], lk["name"] = scaleZone, obj.GetName()
-			_, err := j.Begin(ctx, journal.Intent{
+			// What the create sent and that its tags were written before
+			// it, as the adapter's create path records them: a weak proof
+			// adopts only on matching arguments, and a listing that finds
+			// nothing clears only a create that sent its tags (#29, #32).
+			u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+			if err != nil {
+				return err
+			}
+			args, err := recovery.RecordArgs(u, obj.GetGeneration())
+			if err != nil {
+				return err
+			}
+			_, err = j.Begin(ctx, journal.Intent{
 				Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
 				LookupKeys: lk,
+				TaggedSpec: true,
+				Args:       args,
 			})
 			return err
 		}); err != nil {
