@@ -71,6 +71,8 @@ BENCH_TERRAFORM=1 TERRAFORM_RUNS=3.
 
 ![Journal create throughput against concurrency](journal-throughput-vs-concurrency.png)
 
+![In-provider recovery pass and the provider's peak RSS against N (hack/passcurve.sh)](pass-vs-n.png)
+
 ## Journal group commit (journal/bench_test.go)
 
 What is measured, all on the same disk in the same process:
@@ -205,6 +207,11 @@ FC
     echo "## Recovery after a kill against a run with no kill (make demo)"
     echo
     sed -n '/<!-- figures:start -->/,/<!-- figures:end -->/{/<!-- figures:/d;p}' docs/recovery-at-scale.md
+    # Likewise the cost of safety (#34), kept in docs/cost-of-safety.md.
+    echo
+    echo "## The cost of safety: wrapped against unwrapped, no kill (make demo)"
+    echo
+    sed -n '/<!-- cost:start -->/,/<!-- cost:end -->/{/<!-- cost:/d;p}' docs/cost-of-safety.md
   } >"$OUT.tmp"
   mv "$OUT.tmp" "$OUT"
   rm -rf "$bin"
