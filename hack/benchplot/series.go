@@ -59,18 +59,8 @@ func recoveryPoints(s *benchres.Set) ([]recoveryPoint, error) {
 			continue
 		}
 		p := recoveryPoint{N: n}
-		for _, m := range []struct {
-			unit string
-			dst  *float64
-		}{{"wall-s", &p.Wall}, {"ideal-s", &p.Ideal}, {"api-write-s", &p.APIWrite}} {
-			v, runs, ok := s.Median(name, m.unit)
-			if !ok {
-				return nil, fmt.Errorf("%w: %s has no %s samples", errNoSeries, name, m.unit)
-			}
-			if err := positive(name, m.unit, v); err != nil {
-				return nil, err
-			}
-			*m.dst, p.Runs = v, max(p.Runs, runs)
+		if p.Runs, err = medians(s, name, []metric{{"wall-s", 1, &p.Wall}, {"ideal-s", 1, &p.Ideal}, {"api-write-s", 1, &p.APIWrite}}); err != nil {
+			return nil, err
 		}
 		pts = append(pts, p)
 	}
@@ -107,19 +97,8 @@ func passPoints(s *benchres.Set) ([]passPoint, error) {
 			continue
 		}
 		p := passPoint{N: n}
-		for _, m := range []struct {
-			unit string
-			per  float64 // of the unit in the field's
-			dst  *float64
-		}{{"ns/op", 1e9, &p.Wall}, {"peak-rss-MiB", 1, &p.PeakRSSMiB}} {
-			v, runs, ok := s.Median(name, m.unit)
-			if !ok {
-				return nil, fmt.Errorf("%w: %s has no %s samples", errNoSeries, name, m.unit)
-			}
-			if err := positive(name, m.unit, v); err != nil {
-				return nil, err
-			}
-			*m.dst, p.Runs = v/m.per, max(p.Runs, runs)
+		if p.Runs, err = medians(s, name, []metric{{"ns/op", 1e9, &p.Wall}, {"peak-rss-MiB", 1, &p.PeakRSSMiB}}); err != nil {
+			return nil, err
 		}
 		pts = append(pts, p)
 	}
@@ -128,6 +107,30 @@ func passPoints(s *benchres.Set) ([]passPoint, error) {
 	}
 	slices.SortFunc(pts, func(a, b passPoint) int { return a.N - b.N })
 	return pts, nil
+}
+
+// metric is one unit of a benchmark's results and the field its median
+// goes to, divided by per (1e9 turns ns/op into seconds).
+type metric struct {
+	unit string
+	per  float64
+	dst  *float64
+}
+
+// medians sets each metric of benchmark name to its median across rounds,
+// which must be positive, and returns the most rounds any had.
+func medians(s *benchres.Set, name string, ms []metric) (runs int, err error) {
+	for _, m := range ms {
+		v, n, ok := s.Median(name, m.unit)
+		if !ok {
+			return 0, fmt.Errorf("%w: %s has no %s samples", errNoSeries, name, m.unit)
+		}
+		if err := positive(name, m.unit, v); err != nil {
+			return 0, err
+		}
+		*m.dst, runs = v/m.per, max(runs, n)
+	}
+	return runs, nil
 }
 
 // throughputSeries is one journal benchmark's median writes/s by
