@@ -2,8 +2,10 @@ package recovery
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -251,17 +253,30 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 	defer r.clock.since(phasePatch, r.o.Now())
 	obj := c.Object
 	for attempt := 0; ; attempt++ {
-		orig := obj.DeepCopy()
-		a := obj.GetAnnotations()
-		if a == nil {
-			a = map[string]string{}
+		before := obj.GetAnnotations() // a copy
+		after := maps.Clone(before)
+		if after == nil {
+			after = map[string]string{}
 		}
-		change(a)
-		obj.SetAnnotations(a)
-		err := r.retryAPI(ctx, func() error {
-			return r.o.Client.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}))
+		change(after)
+		data, err := annotationPatch(obj.GetResourceVersion(), before, after)
+		if err != nil {
+			return fmt.Errorf("cannot patch %s: %w", c.Intent.Resource, err)
+		}
+		// The API server's answer goes to a fresh object: until the
+		// patch lands, obj stays the copy the decision read, which a
+		// conflict compares below.
+		out := &unstructured.Unstructured{}
+		out.SetGroupVersionKind(obj.GroupVersionKind())
+		out.SetNamespace(obj.GetNamespace())
+		out.SetName(obj.GetName())
+		err = r.retryAPI(ctx, func() error {
+			return r.o.Client.Patch(ctx, out, client.RawPatch(types.MergePatchType, data))
 		})
 		if err == nil {
+			// In place, as a caller of ResolveObject sees its object
+			// resolved.
+			obj.Object = out.Object
 			c.Object = obj
 			return nil
 		}
@@ -271,7 +286,7 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 		fresh, rerr := r.read(ctx, c)
 		if c.cached {
 			c.cached = false
-			if rerr != nil || !sameDecisionInputs(orig, fresh) {
+			if rerr != nil || !sameDecisionInputs(obj, fresh) {
 				return errStaleCopy
 			}
 		} else if rerr != nil {
@@ -279,6 +294,35 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 		}
 		obj = fresh
 	}
+}
+
+// annotationPatch is the JSON merge patch (RFC 7386) that turns the
+// annotations before into after, guarded by resourceVersion rv: what
+// client.MergeFrom with MergeFromWithOptimisticLock computes for a change
+// of annotations alone, without marshalling the whole object twice and
+// diffing it (#34: that was 6% of the provider's CPU during a pass).
+func annotationPatch(rv string, before, after map[string]string) ([]byte, error) {
+	if rv == "" {
+		// Without it the patch would be unconditional: a decision made on
+		// one version of the resource would land on another.
+		return nil, errors.New("the managed resource has no resourceVersion")
+	}
+	a := map[string]any{}
+	for k, v := range after {
+		if old, ok := before[k]; !ok || old != v {
+			a[k] = v
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			a[k] = nil // a merge patch deletes with null
+		}
+	}
+	md := map[string]any{"resourceVersion": rv}
+	if len(a) > 0 {
+		md["annotations"] = a
+	}
+	return json.Marshal(map[string]any{"metadata": md})
 }
 
 // eventBudget is what is left of a pass's Policy.AdoptionEvents, and how
