@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,39 +15,9 @@ import (
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/testbed/internal/scalebench"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
-
-// parallel runs fn(i) for i in [0, n) on c goroutines.
-func parallel(n, c int, fn func(i int) error) error {
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		next  = make(chan int)
-	)
-	for range c {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := fn(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return first
-}
 
 // BenchmarkRecovery4000 resolves 4,000 unsettled intents, the size of the
 // public report, against the fake cloud with a 20 ms lookup latency at
@@ -60,9 +29,9 @@ func parallel(n, c int, fn func(i int) error) error {
 // api-write-s), is measured in the same run.
 func BenchmarkRecovery4000(b *testing.B) {
 	const n = 4000
-	f := newScaleFixture(b)
-	f.grow(b, n)
-	f.bench(b, n)
+	f := scalebench.New(b, scaleLine(b))
+	f.Grow(b, n)
+	f.Bench(b, n)
 }
 
 // BenchmarkRecovery100k streams 100,000 unsettled intents through a pass in
@@ -88,7 +57,7 @@ func BenchmarkRecovery100k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := parallel(n, 64, func(i int) error {
+		if err := scalebench.Parallel(n, 64, func(i int) error {
 			name := fmt.Sprintf("gone-%06d", i)
 			_, err := j.Begin(ctx, journal.Intent{
 				// Random v4 UUIDs, as Kubernetes assigns: insertion order

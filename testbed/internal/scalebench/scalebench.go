@@ -1,0 +1,290 @@
+// Package scalebench is the fixture of the recovery pass's scale
+// benchmarks, shared by both crossplane lines: the v1 line's
+// BenchmarkRecovery4000 and BenchmarkRecoveryScale on its hand-written
+// test kinds (testbed/upjetv1/internal/recoverytest), and the v2 line's
+// BenchmarkRecoveryGenerated4000 on the kinds upjet's pipeline generated
+// (testbed/upjetv2/internal/testbed). A line supplies its control plane,
+// its two kinds and how its create path begins an intent; the workload,
+// the pass and the figures are the same, so the two lines' results differ
+// only by their kinds (#34).
+//
+// The workload: N managed resources, every eighth a Network that exists
+// in the fake cloud with the tags its create sent (adopted on the weak
+// crossplane-tags proof, with matching recorded arguments), the rest
+// RecordSets under which nothing was created (cleared); a 20 ms lookup
+// latency in the fake cloud process; a pass with live reads at
+// concurrency 32; envtest without client-side throttling.
+package scalebench
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
+)
+
+const (
+	// Concurrency is the pass's, and the fixture's writes'.
+	Concurrency = 32
+	// Latency is the fake cloud's latency on reads, the pass's lookups.
+	Latency = 20 * time.Millisecond
+	// Zone is the RecordSets' zone.
+	Zone = "zone-scale"
+)
+
+// Line is what a crossplane line's benchmark supplies.
+type Line struct {
+	// Cluster serves the line's CRDs; its scheme knows their types.
+	Cluster *fakecloudtest.Cluster
+	// Kinds are the pass's managed kinds: the RecordSet's and the
+	// Network's.
+	Kinds []schema.GroupVersionKind
+	// RecordSet and Network return a managed resource named name, not
+	// yet created.
+	RecordSet func(name string) client.Object
+	Network   func(name, cidr string) client.Object
+	// Intent returns the intent the line's create path begins for obj,
+	// created: its resource and lookup keys. The fixture adds the natural
+	// key (zone and name), TaggedSpec and the recorded arguments.
+	Intent func(obj client.Object) (journal.Intent, error)
+}
+
+// Fixture holds the control plane, the fake cloud and the managed
+// resources the sizes of a benchmark share.
+type Fixture struct {
+	line  Line
+	cl    client.Client
+	cloud *fakecloudtest.Process
+	objs  []client.Object
+}
+
+// New returns a fixture on line's control plane with a fake cloud process
+// of its own.
+func New(b *testing.B, line Line) *Fixture {
+	b.Helper()
+	cfg := rest.CopyConfig(line.Cluster.Config)
+	cfg.QPS, cfg.Burst = -1, 0 // no client-side throttling: measure the server
+	cl, err := client.New(cfg, client.Options{Scheme: line.Cluster.Scheme})
+	if err != nil {
+		b.Fatalf("cannot create the API client: %v", err)
+	}
+	cloud := fakecloudtest.Start(b, fakecloudtest.Build(b), fakecloudtest.Options{})
+	ctx := context.Background()
+	if err := cloud.Client.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Read: Latency}}); err != nil {
+		b.Fatalf("cannot set the lookup latency: %v", err)
+	}
+	return &Fixture{line: line, cl: cl, cloud: cloud}
+}
+
+// network reports whether the i-th managed resource is a Network: every
+// eighth is, so any prefix of N holds N/8 of them.
+func network(i int) bool { return i%8 == 0 }
+
+// intent is the intent the create of obj began, as the line's create path
+// records it, with the natural key BenchmarkRecovery4000 has always
+// recorded. The managed resources carry no tags in their spec; the create
+// is taken to have sent them (TaggedSpec), so that a listing that finds
+// nothing clears it (#29, #32).
+func (f *Fixture) intent(obj client.Object) (journal.Intent, error) {
+	in, err := f.line.Intent(obj)
+	if err != nil {
+		return journal.Intent{}, fmt.Errorf("cannot build the intent of %s: %w", obj.GetName(), err)
+	}
+	if in.LookupKeys == nil {
+		in.LookupKeys = map[string]string{}
+	}
+	in.LookupKeys["zone"], in.LookupKeys["name"] = Zone, obj.GetName()
+	in.TaggedSpec = true
+	return in, nil
+}
+
+// Grow creates managed resources, and the cloud Networks behind the
+// Network ones, until there are n. Creating is not timed.
+func (f *Fixture) Grow(b *testing.B, n int) {
+	b.Helper()
+	have := len(f.objs)
+	if have >= n {
+		return
+	}
+	f.objs = append(f.objs, make([]client.Object, n-have)...)
+	ctx := context.Background()
+	start := time.Now()
+	if err := Parallel(n-have, Concurrency, func(k int) error {
+		i := have + k
+		var obj client.Object
+		if network(i) {
+			name := fmt.Sprintf("scale-net-%06d", i)
+			obj = f.line.Network(name, "10.0.0.0/16")
+			// Writes carry no latency: only reads (lookups) are slowed.
+			// The network the create sent: its arguments are the MR's and
+			// its tags its intent's crossplane tags, so the weak
+			// CrossplaneTags proof adopts it (docs/recovery.md, "Weak
+			// proofs").
+			in, err := f.intent(obj)
+			if err != nil {
+				return err
+			}
+			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: recovery.CrossplaneTags(in.LookupKeys)}); err != nil {
+				return fmt.Errorf("cannot create cloud network %s: %w", name, err)
+			}
+		} else {
+			obj = f.line.RecordSet(fmt.Sprintf("scale-rs-%06d", i))
+		}
+		f.objs[i] = obj
+		if err := f.cl.Create(ctx, obj); err != nil {
+			return fmt.Errorf("cannot create %s: %w", obj.GetName(), err)
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("created %d managed resources (%d in all) in %s", n-have, n, time.Since(start).Round(time.Millisecond))
+}
+
+// Bench runs b.N passes over the first n managed resources and reports the
+// mean wall time, API-write time and their ratio to the ideal, the rate,
+// and the API server's CPU per intent.
+func (f *Fixture) Bench(b *testing.B, n int) {
+	b.Helper()
+	ctx := context.Background()
+	nets := (n + 7) / 8
+	b.ResetTimer()
+	b.StopTimer()
+	var apiWrite, wall, apiCPU time.Duration
+	for it := 0; it < b.N; it++ {
+		j, err := journal.Open(filepath.Join(b.TempDir(), "journal.db"))
+		if err != nil {
+			b.Fatalf("cannot open the journal: %v", err)
+		}
+		start := time.Now()
+		if err := Parallel(n, Concurrency, func(i int) error { return f.markPending(ctx, f.objs[i]) }); err != nil {
+			b.Fatal(err)
+		}
+		apiWrite += time.Since(start)
+		if err := Parallel(n, 64, func(i int) error {
+			obj := f.objs[i]
+			in, err := f.intent(obj)
+			if err != nil {
+				return err
+			}
+			// What the create sent, as the adapter's create path records
+			// it: a weak proof adopts only on matching arguments.
+			u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+			if err != nil {
+				return err
+			}
+			if in.Args, err = recovery.RecordArgs(u, obj.GetGeneration()); err != nil {
+				return err
+			}
+			_, err = j.Begin(ctx, in)
+			return err
+		}); err != nil {
+			b.Fatalf("cannot begin intents: %v", err)
+		}
+
+		cpu0 := f.apiServerCPU(b)
+		b.StartTimer()
+		start = time.Now()
+		rep, err := recovery.Run(ctx, recovery.Options{
+			Journal: j, Client: f.cl, Kinds: f.line.Kinds, Finders: fcrecovery.Finders(f.cloud.Client),
+			Policy: recovery.Policy{Concurrency: Concurrency},
+		})
+		wall += time.Since(start)
+		b.StopTimer()
+		apiCPU += f.apiServerCPU(b) - cpu0
+		if err != nil {
+			b.Fatalf("recovery pass over %d intents: %v", n, err)
+		}
+		if rep.Summary.Adopted != nets || rep.Summary.Cleared != n-nets {
+			b.Fatalf("summary %+v, want %d adopted and %d cleared", rep.Summary, nets, n-nets)
+		}
+		if err := j.Close(); err != nil {
+			b.Fatalf("cannot close the journal: %v", err)
+		}
+	}
+	ideal := time.Duration(n) * Latency / Concurrency
+	perWall, perAPI := wall/time.Duration(b.N), apiWrite/time.Duration(b.N)
+	b.ReportMetric(perWall.Seconds(), "wall-s")
+	b.ReportMetric(ideal.Seconds(), "ideal-s")
+	b.ReportMetric(perAPI.Seconds(), "api-write-s")
+	b.ReportMetric(perWall.Seconds()/(ideal+perAPI).Seconds(), "x-(ideal+api)")
+	b.ReportMetric(float64(n)/perWall.Seconds(), "intents/s")
+	// The API server's CPU over the pass, per intent: on a machine it
+	// saturates, its cost per request sets the pass's pace (#34).
+	b.ReportMetric(float64(apiCPU.Microseconds())/1000/float64(n)/float64(b.N), "apiserver-cpu-ms/intent")
+}
+
+// markPending puts obj back as a crashed provider left it: the pending mark
+// set and no external name. It makes the Get and the Patch the pass makes.
+func (f *Fixture) markPending(ctx context.Context, obj client.Object) error {
+	if err := f.cl.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+		return fmt.Errorf("cannot get %s: %w", obj.GetName(), err)
+	}
+	orig := obj.DeepCopyObject().(client.Object)
+	a := obj.GetAnnotations()
+	if a == nil {
+		a = map[string]string{}
+	}
+	delete(a, recovery.AnnotationExternalName)
+	a[recovery.AnnotationExternalCreatePending] = time.Now().Format(time.RFC3339)
+	obj.SetAnnotations(a)
+	if err := f.cl.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
+		return fmt.Errorf("cannot patch %s: %w", obj.GetName(), err)
+	}
+	return nil
+}
+
+// apiServerCPU reads the CPU time the control plane's API server has spent.
+func (f *Fixture) apiServerCPU(b *testing.B) time.Duration {
+	b.Helper()
+	d, err := f.line.Cluster.APIServerCPU()
+	if err != nil {
+		b.Fatalf("cannot read the API server's CPU time: %v", err)
+	}
+	return d
+}
+
+// Parallel runs fn(i) for i in [0, n) on c goroutines and returns the
+// first error.
+func Parallel(n, c int, fn func(i int) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  = make(chan int)
+	)
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := fn(i); err != nil {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return first
+}
