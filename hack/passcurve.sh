@@ -31,6 +31,12 @@
 #   PASS_TIMEOUT  how long passprofile waits for its pass, from the start of
 #                 each demo run, builds included (default 3h)
 #   DEMO_LINE     the crossplane line, as for hack/demo.sh (default v2)
+#   PASS_UNTIL    "converged" (default): each demo run goes on to its end, its
+#                 MRs converged and checked (no duplicate, nothing stuck, the
+#                 orphan report right); "pass": the demo is interrupted once
+#                 passprofile has measured the pass, as at N=10,000, where
+#                 converging 20,000 MRs takes longer than the pass by far.
+#                 The checks are then the crash matrix's and make demo's.
 #
 # Exit code: 0 when every run measured its pass and the plot was drawn; 1
 # at the first demo run that failed (a duplicate, a stuck resource, a wrong
@@ -51,6 +57,7 @@ readonly GO=${GO:-go}
 read -r -a sizes <<<"${PASS_NS:-200 1000 4000 10000}"
 readonly RUNS=${PASS_RUNS:-1}
 readonly TIMEOUT=${PASS_TIMEOUT:-3h}
+readonly UNTIL=${PASS_UNTIL:-converged}
 # How long passprofile may take after the demo run ended: its last reads
 # come right after the pass, long before the demo ends.
 readonly GRACE=60
@@ -67,13 +74,22 @@ if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
 	say "PASS_RUNS: $RUNS is not a positive integer"
 	exit 2
 fi
+if [[ $UNTIL != converged && $UNTIL != pass ]]; then
+	say "PASS_UNTIL: $UNTIL is neither converged nor pass"
+	exit 2
+fi
 
 bin=$(mktemp -d)
 profiler=""
+demo=""
 cleanup() {
 	if [[ -n $profiler ]] && kill -0 "$profiler" 2>/dev/null; then
 		kill "$profiler" 2>/dev/null || true
 		wait "$profiler" 2>/dev/null || true
+	fi
+	if [[ -n $demo ]] && kill -0 "$demo" 2>/dev/null; then
+		kill -INT -- "-$demo" 2>/dev/null || true
+		wait "$demo" 2>/dev/null || true
 	fi
 	rm -rf "$bin"
 }
@@ -90,24 +106,50 @@ say "appending to $OUT ($(grep -c '^Benchmark' "$OUT" || true) result lines so f
 # one N ROUND [demo.sh flags...] runs the wrapped demo at N with
 # passprofile beside it.
 one() {
-	local n=$1 round=$2 pp_out demo_rc=0 pp_rc=0 dir i
+	local n=$1 round=$2 pp_out demo_rc=0 pp_rc=0 dir i profiler_done
 	shift 2
 	pp_out=$bin/passprofile-$n-$round.txt
 	say "N=$n, round $round of $RUNS: starting passprofile and the wrapped demo"
 	"$bin/passprofile" -pprof "" -bench "ProviderPass/N=$n" -timeout "$TIMEOUT" >"$pp_out" 2>&1 &
 	profiler=$!
-	DEMO_N=$n DEMO_RUNS=wrapped bash hack/demo.sh --keep "$@" || demo_rc=$?
+	if [[ $UNTIL == pass ]]; then
+		# The demo in a session of its own, so that one SIGINT to its
+		# process group reaches intentjournal-dev, which stops every
+		# process it started (as on Ctrl-C) and keeps the run directory.
+		DEMO_N=$n DEMO_RUNS=wrapped setsid bash hack/demo.sh --keep "$@" &
+		demo=$!
+		local first rc=0
+		wait -n -p first "$profiler" "$demo" || rc=$?
+		if [[ $first == "$demo" ]]; then
+			# The demo ended before passprofile saw the pass: it failed,
+			# or its pass never came. Below, passprofile is stopped.
+			demo_rc=$((rc == 0 ? 1 : rc))
+			demo=""
+			profiler_done=0
+		else
+			pp_rc=$rc
+			kill -INT -- "-$demo" 2>/dev/null || true
+			wait "$demo" || true # interrupted: its exit status says only that
+			demo=""
+			profiler_done=1
+		fi
+	else
+		DEMO_N=$n DEMO_RUNS=wrapped bash hack/demo.sh --keep "$@" || demo_rc=$?
+		profiler_done=0
+	fi
 	# Once the demo has ended, a pass passprofile has not seen will never
 	# come: stop it rather than wait for its timeout.
-	for ((i = 0; demo_rc == 0 && i < GRACE; i++)); do
-		kill -0 "$profiler" 2>/dev/null || break
-		sleep 1
-	done
-	if kill -0 "$profiler" 2>/dev/null; then
-		say "N=$n round $round: passprofile is still waiting after the demo ended: stopping it"
-		kill "$profiler" 2>/dev/null || true
+	if ((!profiler_done)); then
+		for ((i = 0; demo_rc == 0 && i < GRACE; i++)); do
+			kill -0 "$profiler" 2>/dev/null || break
+			sleep 1
+		done
+		if kill -0 "$profiler" 2>/dev/null; then
+			say "N=$n round $round: passprofile is still waiting after the demo ended: stopping it"
+			kill "$profiler" 2>/dev/null || true
+		fi
+		wait "$profiler" || pp_rc=$?
 	fi
-	wait "$profiler" || pp_rc=$?
 	profiler=""
 
 	{

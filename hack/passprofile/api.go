@@ -7,10 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
@@ -116,4 +118,25 @@ func apiTotal(a, b apiScrape) (requests, watches float64) {
 func totalLine(requests, watches float64, resolved int) string {
 	return fmt.Sprintf("API requests over the pass: %.0f, %.2f per resolved intent (WATCH excluded: the API server counts a watch when it ends; %.0f ended in the pass)",
 		requests, requests/float64(max(resolved, 1)), watches)
+}
+
+// apiserverProfile writes a CPU profile of the API server, taken over d,
+// to path. It reads /debug/pprof/profile with the run's admin kubeconfig:
+// the API server serves it with --profiling, its default.
+func apiserverProfile(ctx context.Context, kubeconfig string, d time.Duration, path string) error {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.Timeout = d + time.Minute
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	b, err := cs.RESTClient().Get().AbsPath("/debug/pprof/profile").
+		Param("seconds", strconv.Itoa(max(1, int(d.Seconds())))).DoRaw(ctx)
+	if err != nil {
+		return fmt.Errorf("cannot profile the API server: %w", err)
+	}
+	return os.WriteFile(path, b, 0o644)
 }

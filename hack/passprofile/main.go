@@ -12,6 +12,8 @@
 //   - at the pass's end, the restarted provider's peak RSS (VmHWM) and
 //     current RSS (VmRSS);
 //   - with -pprof, a CPU profile of the provider during the pass;
+//   - with -apiserver-pprof, a CPU profile of the API server during the
+//     pass (its /debug/pprof, read with the run's admin kubeconfig);
 //   - with -bench NAME, one result line in go test -bench format, which
 //     hack/internal/benchres reads and `benchplot -pass` plots
 //     (hack/passcurve.sh).
@@ -55,6 +57,7 @@ type options struct {
 	pprofURL string
 	out      string
 	bench    string
+	apiProf  time.Duration
 }
 
 func main() {
@@ -68,6 +71,7 @@ func main() {
 	flag.StringVar(&o.pprofURL, "pprof", "http://127.0.0.1:6061", `the provider's pprof base URL; "" for no profile`)
 	flag.StringVar(&o.out, "out", "", "directory for the profile and the raw scrapes (default: none kept)")
 	flag.StringVar(&o.bench, "bench", "", "also print the pass as a go test -bench result line of this sub-benchmark name, e.g. ProviderPass/N=4000")
+	flag.DurationVar(&o.apiProf, "apiserver-pprof", 0, "with -out, also profile the API server's CPU for this long from the pass's start (0: not)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after")
 	flag.Parse()
 	if err := o.validate(); err != nil {
@@ -84,6 +88,9 @@ func main() {
 }
 
 func (o options) validate() error {
+	if o.apiProf < 0 {
+		return fmt.Errorf("-apiserver-pprof must not be negative, got %s", o.apiProf)
+	}
 	if o.pass < 1 {
 		return fmt.Errorf("-pass must be at least 1, got %d", o.pass)
 	}
@@ -122,6 +129,14 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		}()
 	} else {
 		profDone <- nil
+	}
+	apiProfDone := make(chan error, 1)
+	if o.apiProf > 0 && o.out != "" {
+		go func() {
+			apiProfDone <- apiserverProfile(ctx, kc, o.apiProf, filepath.Join(o.out, "apiserver-cpu.pprof"))
+		}()
+	} else {
+		apiProfDone <- nil
 	}
 	finished, err := waitLine(ctx, log, `"msg":"recovery pass finished"`, o.pass)
 	if err != nil {
@@ -166,7 +181,7 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		_ = os.WriteFile(filepath.Join(o.out, "api-start.txt"), []byte(api0.raw), 0o644)
 		_ = os.WriteFile(filepath.Join(o.out, "api-end.txt"), []byte(api1.raw), 0o644)
 	}
-	return errors.Join(memErr, <-profDone)
+	return errors.Join(memErr, <-profDone, <-apiProfDone)
 }
 
 // waitDir returns the newest directory matching glob made after since.
