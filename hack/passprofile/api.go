@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -139,4 +141,32 @@ func apiserverProfile(ctx context.Context, kubeconfig string, d time.Duration, p
 		return fmt.Errorf("cannot profile the API server: %w", err)
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// objectSize returns the size in bytes of the first object of resource,
+// GROUP/VERSION/RESOURCE, as the API server sends it in JSON, across all
+// namespaces.
+func objectSize(ctx context.Context, kubeconfig, resource string) (int, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return 0, err
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return 0, err
+	}
+	b, err := cs.RESTClient().Get().AbsPath("/apis/"+resource).Param("limit", "1").DoRaw(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("cannot list: %w", err)
+	}
+	var l struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		return 0, fmt.Errorf("cannot decode the list: %w", err)
+	}
+	if len(l.Items) == 0 {
+		return 0, errors.New("none")
+	}
+	return len(l.Items[0]), nil
 }

@@ -58,6 +58,7 @@ type options struct {
 	out      string
 	bench    string
 	apiProf  time.Duration
+	sizes    []string
 }
 
 func main() {
@@ -72,8 +73,13 @@ func main() {
 	flag.StringVar(&o.out, "out", "", "directory for the profile and the raw scrapes (default: none kept)")
 	flag.StringVar(&o.bench, "bench", "", "also print the pass as a go test -bench result line of this sub-benchmark name, e.g. ProviderPass/N=4000")
 	flag.DurationVar(&o.apiProf, "apiserver-pprof", 0, "with -out, also profile the API server's CPU for this long from the pass's start (0: not)")
+	sizes := flag.String("sizes", "fakecloud.m.intentjournal.io/v1alpha1/networks,fakecloud.m.intentjournal.io/v1alpha1/recordsets",
+		"comma-separated GROUP/VERSION/RESOURCE whose first object's size to report at the pass's start (\"\": none)")
 	timeout := flag.Duration("timeout", time.Hour, "give up after")
 	flag.Parse()
+	if *sizes != "" {
+		o.sizes = strings.Split(*sizes, ",")
+	}
 	if err := o.validate(); err != nil {
 		fmt.Fprintf(os.Stderr, "passprofile: %v\n", err)
 		flag.Usage()
@@ -121,6 +127,15 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	api0, err := scrape(ctx, kc)
 	if err != nil {
 		return err
+	}
+	// What each of the pass's writes carries: one managed resource of
+	// each kind as the API server holds it at the pass's start.
+	for _, r := range o.sizes {
+		if n, err := objectSize(ctx, kc, r); err != nil {
+			fmt.Fprintf(w, "managed resource size: %s: %v\n", r, err)
+		} else {
+			fmt.Fprintf(w, "managed resource size at the pass's start: %s %d bytes\n", r, n)
+		}
 	}
 	profDone := make(chan error, 1)
 	if o.pprofURL != "" && o.out != "" {

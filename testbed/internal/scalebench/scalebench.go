@@ -14,16 +14,26 @@
 // RecordSets under which nothing was created (cleared); a 20 ms lookup
 // latency in the fake cloud process; a pass with live reads at
 // concurrency 32; envtest without client-side throttling.
+//
+// SCALEBENCH_WATCHERS=K adds K watches of each managed kind over the pass,
+// each decoding every event as an informer does: a provider's pass runs
+// beside its manager's cache, and the API server sends each of the pass's
+// changes to every watcher (#34).
 package scalebench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/rest"
@@ -66,7 +76,7 @@ type Line struct {
 // resources the sizes of a benchmark share.
 type Fixture struct {
 	line  Line
-	cl    client.Client
+	cl    client.WithWatch
 	cloud *fakecloudtest.Process
 	objs  []client.Object
 }
@@ -77,7 +87,7 @@ func New(b *testing.B, line Line) *Fixture {
 	b.Helper()
 	cfg := rest.CopyConfig(line.Cluster.Config)
 	cfg.QPS, cfg.Burst = -1, 0 // no client-side throttling: measure the server
-	cl, err := client.New(cfg, client.Options{Scheme: line.Cluster.Scheme})
+	cl, err := client.NewWithWatch(cfg, client.Options{Scheme: line.Cluster.Scheme})
 	if err != nil {
 		b.Fatalf("cannot create the API client: %v", err)
 	}
@@ -161,6 +171,13 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 	b.Helper()
 	ctx := context.Background()
 	nets := (n + 7) / 8
+	watchers := 0
+	if v := os.Getenv("SCALEBENCH_WATCHERS"); v != "" {
+		var err error
+		if watchers, err = strconv.Atoi(v); err != nil || watchers < 0 {
+			b.Fatalf("SCALEBENCH_WATCHERS=%q: want a number of watchers, 0 or more", v)
+		}
+	}
 	b.ResetTimer()
 	b.StopTimer()
 	var apiWrite, wall, apiCPU time.Duration
@@ -174,6 +191,14 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		apiWrite += time.Since(start)
+		if it == 0 {
+			// What each of the pass's writes carries: the managed resource
+			// as the API server stores it, managed fields included.
+			b.ReportMetric(jsonBytes(b, f.objs[0]), "network-bytes")
+			if n > 1 {
+				b.ReportMetric(jsonBytes(b, f.objs[1]), "recordset-bytes")
+			}
+		}
 		if err := Parallel(n, 64, func(i int) error {
 			obj := f.objs[i]
 			in, err := f.intent(obj)
@@ -195,6 +220,7 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 			b.Fatalf("cannot begin intents: %v", err)
 		}
 
+		stop := f.watch(b, watchers)
 		cpu0 := f.apiServerCPU(b)
 		b.StartTimer()
 		start = time.Now()
@@ -205,11 +231,15 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 		wall += time.Since(start)
 		b.StopTimer()
 		apiCPU += f.apiServerCPU(b) - cpu0
+		seen := stop()
 		if err != nil {
 			b.Fatalf("recovery pass over %d intents: %v", n, err)
 		}
 		if rep.Summary.Adopted != nets || rep.Summary.Cleared != n-nets {
 			b.Fatalf("summary %+v, want %d adopted and %d cleared", rep.Summary, nets, n-nets)
+		}
+		if seen < watchers*n {
+			b.Fatalf("%d watchers saw %d changes, want at least %d: one per intent each", watchers, seen, watchers*n)
 		}
 		if err := j.Close(); err != nil {
 			b.Fatalf("cannot close the journal: %v", err)
@@ -225,6 +255,73 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 	// The API server's CPU over the pass, per intent: on a machine it
 	// saturates, its cost per request sets the pass's pace (#34).
 	b.ReportMetric(float64(apiCPU.Microseconds())/1000/float64(n)/float64(b.N), "apiserver-cpu-ms/intent")
+	b.ReportMetric(float64(watchers), "watchers")
+}
+
+// watch starts k watches of each of the line's kinds, from now on, each
+// decoding every event into an object as an informer does. stop ends them
+// once they have drained what the API server sent, and returns how many
+// changes they saw.
+func (f *Fixture) watch(b *testing.B, k int) (stop func() int) {
+	b.Helper()
+	if k == 0 {
+		return func() int { return 0 }
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		seen int
+	)
+	for range k {
+		for _, gvk := range f.line.Kinds {
+			l := &unstructured.UnstructuredList{}
+			l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+			// From the current resourceVersion: the changes to come.
+			if err := f.cl.List(ctx, l, client.Limit(1)); err != nil {
+				b.Fatalf("cannot list %s to watch it: %v", gvk.Kind, err)
+			}
+			w, err := f.cl.Watch(ctx, l, &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: l.GetResourceVersion()}})
+			if err != nil {
+				b.Fatalf("cannot watch %s: %v", gvk.Kind, err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer w.Stop()
+				for {
+					select {
+					case _, ok := <-w.ResultChan():
+						if !ok {
+							return
+						}
+						mu.Lock()
+						seen++
+						mu.Unlock()
+					case <-ctx.Done():
+						return
+					}
+				}
+			}()
+		}
+	}
+	return func() int {
+		// The last changes may still be on their way: wait until the
+		// count stops growing.
+		for last := -1; ; {
+			time.Sleep(200 * time.Millisecond)
+			mu.Lock()
+			now := seen
+			mu.Unlock()
+			if now == last {
+				break
+			}
+			last = now
+		}
+		cancel()
+		wg.Wait()
+		return seen
+	}
 }
 
 // markPending puts obj back as a crashed provider left it: the pending mark
@@ -287,4 +384,14 @@ func Parallel(n, c int, fn func(i int) error) error {
 	close(next)
 	wg.Wait()
 	return first
+}
+
+// jsonBytes is the size of obj in JSON.
+func jsonBytes(b *testing.B, obj client.Object) float64 {
+	b.Helper()
+	j, err := json.Marshal(obj)
+	if err != nil {
+		b.Fatalf("cannot encode %s: %v", obj.GetName(), err)
+	}
+	return float64(len(j))
 }
