@@ -5,7 +5,8 @@
 # under test and its anchors see the same machine noise:
 #
 #   journal    RUNS rounds of every journal benchmark, -benchtime BENCHTIME
-#   recovery   RECOVERY_RUNS rounds of Recovery4000 and Recovery100k
+#   recovery   RECOVERY_RUNS rounds of Recovery4000 and Recovery100k (v1 line)
+#              and RecoveryGenerated4000 (the v2 line's generated kinds)
 #   scale      SCALE_RUNS rounds of RecoveryScale, N = 1k, 4k, 20k and 100k;
 #              N=100k (about 15 minutes a round on a loaded 2-core machine)
 #              only in the first SCALE_RUNS_100K of them
@@ -105,7 +106,7 @@ HDR
     "$bin/benchmd" -title "Results" -metrics 'ns/op,ops/s,writes/s' "${ratios[@]}" <"$raw/journal.txt"
 
     cat <<'REC'
-## Recovery pass (testbed/upjetv1/internal/recoverytest/bench_test.go)
+## Recovery pass (testbed/upjetv1/internal/recoverytest/bench_test.go, testbed/upjetv2/internal/testbed/bench_scale_test.go)
 
 - **Recovery4000**: 4,000 unsettled intents (the size of the public report): 3,500
   RecordSets under which nothing was created (cleared) and 500 Networks that exist
@@ -114,6 +115,12 @@ HDR
   with a Get and a Patch at the same concurrency and reports that time as `api-write-s`:
   the pass does the same two API calls per intent. Target (issue #4): `wall-s` at most
   1.25 x (ideal 4000 x 20 ms / 32 = 2.5 s + `api-write-s`), i.e. `x-(ideal+api)` <= 1.25.
+  `apiserver-cpu-ms/intent` is the API server's CPU over the pass (/proc) per intent.
+- **RecoveryGenerated4000**: Recovery4000 on the v2 line's kinds as upjet's pipeline
+  generated them (namespaced RecordSets and Networks, intents as the v2 adapter begins
+  them), with the same fixture (testbed/internal/scalebench): the ratio row sets the two
+  side by side, the cost of the generated kinds (#34). `network-bytes` and
+  `recordset-bytes` are the JSON size of one of each, managed fields included.
 - **Recovery100k**: 100,000 intents streamed through a pass in a child process (the MRs
   no longer exist, so each costs a journal read, an API Get, a cloud lookup, a journal
   write and a report entry). `peak-rss-MiB` is the child's peak RSS from getrusage;
@@ -123,7 +130,8 @@ HDR
 
 REC
     "$bin/benchmd" -title "Results" \
-      -metrics 'wall-s,api-write-s,ideal-s,x-(ideal+api),peak-rss-MiB,peak-anon-MiB,peak-file-MiB,journal-MiB,intents' \
+      -metrics 'wall-s,api-write-s,ideal-s,x-(ideal+api),intents/s,apiserver-cpu-ms/intent,network-bytes,peak-rss-MiB,peak-anon-MiB,peak-file-MiB,journal-MiB,intents' \
+      -ratio 'RecoveryGenerated4000:Recovery4000:wall-s:' \
       <"$raw/recovery.txt"
 
     cat <<'SCALE'
@@ -271,8 +279,9 @@ done
 rounds=$((RECOVERY_RUNS > SCALE_RUNS ? RECOVERY_RUNS : SCALE_RUNS))
 for i in $(seq 1 "$rounds"); do
   if ((i <= RECOVERY_RUNS)); then
-    say "recovery round $i/$RECOVERY_RUNS: Recovery4000, Recovery100k"
+    say "recovery round $i/$RECOVERY_RUNS: Recovery4000, Recovery100k, RecoveryGenerated4000"
     GOWORK=$PWD/v1.work go -C testbed/upjetv1 test -run '^$' -bench 'Recovery(4000|100k)$' -benchtime 1x -count 1 -timeout 60m ./internal/recoverytest >>"$raw/recovery.txt"
+    go -C testbed/upjetv2 test -run '^$' -bench 'RecoveryGenerated4000$' -benchtime 1x -count 1 -timeout 30m ./internal/testbed >>"$raw/recovery.txt"
   fi
   if ((i <= SCALE_RUNS)); then
     sizes='RecoveryScale'
