@@ -21,7 +21,10 @@
 // changes to every watcher (#34). SCALEBENCH_PAD=BYTES gives every managed
 // resource an annotation of BYTES bytes, to weigh the pass's writes on
 // objects the size of those a crashed provider leaves (about 3.5 KB on the
-// generated v2 kinds, against 1 KB freshly created).
+// generated v2 kinds, against 1 KB freshly created). SCALEBENCH_EVERY=K
+// makes every K-th managed resource a Network that is adopted, instead of
+// every eighth: K=1 adopts all, as a provider's pass after a crash in the
+// middle of creates mostly does.
 package scalebench
 
 import (
@@ -80,6 +83,7 @@ type Line struct {
 // resources the sizes of a benchmark share.
 type Fixture struct {
 	line  Line
+	every int // every every-th managed resource is a Network
 	cl    client.WithWatch
 	cloud *fakecloudtest.Process
 	objs  []client.Object
@@ -100,12 +104,18 @@ func New(b *testing.B, line Line) *Fixture {
 	if err := cloud.Client.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Read: Latency}}); err != nil {
 		b.Fatalf("cannot set the lookup latency: %v", err)
 	}
-	return &Fixture{line: line, cl: cl, cloud: cloud}
+	every := 8
+	if v := os.Getenv("SCALEBENCH_EVERY"); v != "" {
+		if every, err = strconv.Atoi(v); err != nil || every < 1 {
+			b.Fatalf("SCALEBENCH_EVERY=%q: want a number, 1 or more", v)
+		}
+	}
+	return &Fixture{line: line, every: every, cl: cl, cloud: cloud}
 }
 
 // network reports whether the i-th managed resource is a Network: every
-// eighth is, so any prefix of N holds N/8 of them.
-func network(i int) bool { return i%8 == 0 }
+// eighth is (SCALEBENCH_EVERY), so any prefix of N holds N/8 of them.
+func (f *Fixture) network(i int) bool { return i%f.every == 0 }
 
 // intent is the intent the create of obj began, as the line's create path
 // records it, with the natural key BenchmarkRecovery4000 has always
@@ -139,7 +149,7 @@ func (f *Fixture) Grow(b *testing.B, n int) {
 	if err := Parallel(n-have, Concurrency, func(k int) error {
 		i := have + k
 		var obj client.Object
-		if network(i) {
+		if f.network(i) {
 			name := fmt.Sprintf("scale-net-%06d", i)
 			obj = f.line.Network(name, "10.0.0.0/16")
 			// Writes carry no latency: only reads (lookups) are slowed.
@@ -174,7 +184,7 @@ func (f *Fixture) Grow(b *testing.B, n int) {
 func (f *Fixture) Bench(b *testing.B, n int) {
 	b.Helper()
 	ctx := context.Background()
-	nets := (n + 7) / 8
+	nets := (n + f.every - 1) / f.every
 	watchers := 0
 	if v := os.Getenv("SCALEBENCH_WATCHERS"); v != "" {
 		var err error
@@ -206,8 +216,11 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 			// What each of the pass's writes carries: the managed resource
 			// as the API server stores it, managed fields included.
 			b.ReportMetric(jsonBytes(b, f.objs[0]), "network-bytes")
-			if n > 1 {
-				b.ReportMetric(jsonBytes(b, f.objs[1]), "recordset-bytes")
+			for i := 1; i < n; i++ {
+				if !f.network(i) {
+					b.ReportMetric(jsonBytes(b, f.objs[i]), "recordset-bytes")
+					break
+				}
 			}
 		}
 		if err := Parallel(n, 64, func(i int) error {
@@ -268,6 +281,7 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 	b.ReportMetric(float64(apiCPU.Microseconds())/1000/float64(n)/float64(b.N), "apiserver-cpu-ms/intent")
 	b.ReportMetric(float64(watchers), "watchers")
 	b.ReportMetric(float64(pad), "pad-bytes")
+	b.ReportMetric(float64(nets), "adopted")
 }
 
 // watch starts k watches of each of the line's kinds, from now on, each
