@@ -31,11 +31,7 @@ var labelRE = regexp.MustCompile(`(\w+)="([^"]*)"`)
 
 // scrape reads the API server's request counters through kubeconfig.
 func scrape(ctx context.Context, kubeconfig string) (apiScrape, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return apiScrape{}, err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := clientset(kubeconfig, 0)
 	if err != nil {
 		return apiScrape{}, err
 	}
@@ -126,12 +122,7 @@ func totalLine(requests, watches float64, resolved int) string {
 // to path. It reads /debug/pprof/profile with the run's admin kubeconfig:
 // the API server serves it with --profiling, its default.
 func apiserverProfile(ctx context.Context, kubeconfig string, d time.Duration, path string) error {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return err
-	}
-	cfg.Timeout = d + time.Minute
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := clientset(kubeconfig, d+time.Minute)
 	if err != nil {
 		return err
 	}
@@ -147,11 +138,7 @@ func apiserverProfile(ctx context.Context, kubeconfig string, d time.Duration, p
 // GROUP/VERSION/RESOURCE, as the API server sends it in JSON, across all
 // namespaces.
 func objectSize(ctx context.Context, kubeconfig, resource string) (int, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return 0, err
-	}
-	cs, err := kubernetes.NewForConfig(cfg)
+	cs, err := clientset(kubeconfig, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -169,4 +156,15 @@ func objectSize(ctx context.Context, kubeconfig, resource string) (int, error) {
 		return 0, errors.New("none")
 	}
 	return len(l.Items[0]), nil
+}
+
+// clientset is an API client for the run's admin kubeconfig, whose
+// requests time out after timeout (0: never).
+func clientset(kubeconfig string, timeout time.Duration) (*kubernetes.Clientset, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the kubeconfig: %w", err)
+	}
+	cfg.Timeout = timeout
+	return kubernetes.NewForConfig(cfg)
 }

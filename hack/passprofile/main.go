@@ -124,18 +124,19 @@ func run(ctx context.Context, o options, w io.Writer) error {
 		return err
 	}
 	kc := filepath.Join(dir, "kubeconfig")
-	api0, err := scrape(ctx, kc)
-	if err != nil {
-		return err
-	}
 	// What each of the pass's writes carries: one managed resource of
-	// each kind as the API server holds it at the pass's start.
+	// each kind as the API server holds it at the pass's start, read
+	// before the first scrape so that its LISTs are not counted.
 	for _, r := range o.sizes {
 		if n, err := objectSize(ctx, kc, r); err != nil {
 			fmt.Fprintf(w, "managed resource size: %s: %v\n", r, err)
 		} else {
 			fmt.Fprintf(w, "managed resource size at the pass's start: %s %d bytes\n", r, n)
 		}
+	}
+	api0, err := scrape(ctx, kc)
+	if err != nil {
+		return err
 	}
 	profDone := make(chan error, 1)
 	if o.pprofURL != "" && o.out != "" {

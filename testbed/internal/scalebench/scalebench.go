@@ -104,13 +104,7 @@ func New(b *testing.B, line Line) *Fixture {
 	if err := cloud.Client.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Read: Latency}}); err != nil {
 		b.Fatalf("cannot set the lookup latency: %v", err)
 	}
-	every := 8
-	if v := os.Getenv("SCALEBENCH_EVERY"); v != "" {
-		if every, err = strconv.Atoi(v); err != nil || every < 1 {
-			b.Fatalf("SCALEBENCH_EVERY=%q: want a number, 1 or more", v)
-		}
-	}
-	return &Fixture{line: line, every: every, cl: cl, cloud: cloud}
+	return &Fixture{line: line, every: envInt(b, "SCALEBENCH_EVERY", 8, 1), cl: cl, cloud: cloud}
 }
 
 // network reports whether the i-th managed resource is a Network: every
@@ -185,20 +179,8 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 	b.Helper()
 	ctx := context.Background()
 	nets := (n + f.every - 1) / f.every
-	watchers := 0
-	if v := os.Getenv("SCALEBENCH_WATCHERS"); v != "" {
-		var err error
-		if watchers, err = strconv.Atoi(v); err != nil || watchers < 0 {
-			b.Fatalf("SCALEBENCH_WATCHERS=%q: want a number of watchers, 0 or more", v)
-		}
-	}
-	pad := 0
-	if v := os.Getenv("SCALEBENCH_PAD"); v != "" {
-		var err error
-		if pad, err = strconv.Atoi(v); err != nil || pad < 0 {
-			b.Fatalf("SCALEBENCH_PAD=%q: want a number of bytes, 0 or more", v)
-		}
-	}
+	watchers := envInt(b, "SCALEBENCH_WATCHERS", 0, 0)
+	pad := envInt(b, "SCALEBENCH_PAD", 0, 0)
 	b.ResetTimer()
 	b.StopTimer()
 	var apiWrite, wall, apiCPU time.Duration
@@ -429,4 +411,19 @@ func jsonBytes(b *testing.B, obj client.Object) float64 {
 		b.Fatalf("cannot encode %s: %v", obj.GetName(), err)
 	}
 	return float64(len(j))
+}
+
+// envInt returns the environment variable name as a whole number of at
+// least least, or def when it is unset; anything else fails b.
+func envInt(b *testing.B, name string, def, least int) int {
+	b.Helper()
+	v, ok := os.LookupEnv(name)
+	if !ok || v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < least {
+		b.Fatalf("%s=%q: want a whole number, %d or more", name, v, least)
+	}
+	return n
 }
