@@ -842,6 +842,17 @@ func TestDecisionTable(t *testing.T) {
 		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != made.ID {
 			t.Errorf("external-name %q, want %q", got, made.ID)
 		}
+		// The caller's object is resolved in place, to what the API
+		// server holds: its metadata from the patch's answer, the rest
+		// unchanged by the patch (#34).
+		live := &unstructured.Unstructured{}
+		live.SetGroupVersionKind(u.GroupVersionKind())
+		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nw), live); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(live.Object, u.Object); diff != "" {
+			t.Errorf("the resolved object is not the API server's (-server +resolved):\n%s", diff)
+		}
 		if _, ok, err := r.ResolveObject(ctx, u); ok || err != nil {
 			t.Errorf("a resolved resource has nothing left: ok %v err %v", ok, err)
 		}
