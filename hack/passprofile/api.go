@@ -134,28 +134,27 @@ func apiserverProfile(ctx context.Context, kubeconfig string, d time.Duration, p
 	return os.WriteFile(path, b, 0o644)
 }
 
-// objectSize returns the size in bytes of the first object of resource,
-// GROUP/VERSION/RESOURCE, as the API server sends it in JSON, across all
-// namespaces.
-func objectSize(ctx context.Context, kubeconfig, resource string) (int, error) {
+// firstObject returns the first object of resource, GROUP/VERSION/RESOURCE,
+// as the API server sends it in JSON, across all namespaces.
+func firstObject(ctx context.Context, kubeconfig, resource string) ([]byte, error) {
 	cs, err := clientset(kubeconfig, 0)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	b, err := cs.RESTClient().Get().AbsPath("/apis/"+resource).Param("limit", "1").DoRaw(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("cannot list: %w", err)
+		return nil, fmt.Errorf("cannot list: %w", err)
 	}
 	var l struct {
 		Items []json.RawMessage `json:"items"`
 	}
 	if err := json.Unmarshal(b, &l); err != nil {
-		return 0, fmt.Errorf("cannot decode the list: %w", err)
+		return nil, fmt.Errorf("cannot decode the list: %w", err)
 	}
 	if len(l.Items) == 0 {
-		return 0, errors.New("none")
+		return nil, errors.New("none")
 	}
-	return len(l.Items[0]), nil
+	return l.Items[0], nil
 }
 
 // clientset is an API client for the run's admin kubeconfig, whose

@@ -14,6 +14,10 @@
 //   - with -pprof, a CPU profile of the provider during the pass;
 //   - with -apiserver-pprof, a CPU profile of the API server during the
 //     pass (its /debug/pprof, read with the run's admin kubeconfig);
+//   - the JSON size of one managed resource of each kind at the pass's
+//     start (-sizes), and with -out the resource itself
+//     (object-GROUP_VERSION_RESOURCE.json): what each of the pass's
+//     writes carries;
 //   - with -bench NAME, one result line in go test -bench format, which
 //     hack/internal/benchres reads and `benchplot -pass` plots
 //     (hack/passcurve.sh).
@@ -128,10 +132,14 @@ func run(ctx context.Context, o options, w io.Writer) error {
 	// each kind as the API server holds it at the pass's start, read
 	// before the first scrape so that its LISTs are not counted.
 	for _, r := range o.sizes {
-		if n, err := objectSize(ctx, kc, r); err != nil {
+		obj, err := firstObject(ctx, kc, r)
+		if err != nil {
 			fmt.Fprintf(w, "managed resource size: %s: %v\n", r, err)
-		} else {
-			fmt.Fprintf(w, "managed resource size at the pass's start: %s %d bytes\n", r, n)
+			continue
+		}
+		fmt.Fprintf(w, "managed resource size at the pass's start: %s %d bytes\n", r, len(obj))
+		if o.out != "" {
+			_ = os.WriteFile(filepath.Join(o.out, "object-"+strings.ReplaceAll(r, "/", "_")+".json"), obj, 0o644)
 		}
 	}
 	api0, err := scrape(ctx, kc)
