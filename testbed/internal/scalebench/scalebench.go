@@ -24,7 +24,12 @@
 // generated v2 kinds, against 1 KB freshly created). SCALEBENCH_EVERY=K
 // makes every K-th managed resource a Network that is adopted, instead of
 // every eighth: K=1 adopts all, as a provider's pass after a crash in the
-// middle of creates mostly does.
+// middle of creates mostly does. SCALEBENCH_SHAPE=crashed gives every
+// managed resource the structure a provider killed in the middle of its
+// creates leaves, not only its size (see crash): three field managers,
+// one of them the status subresource's, the finalizer, the create's tags
+// in the spec, Ready and Synced conditions, and the crossplane create
+// annotations beside the intent's.
 package scalebench
 
 import (
@@ -43,6 +48,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -82,16 +88,29 @@ type Line struct {
 // Fixture holds the control plane, the fake cloud and the managed
 // resources the sizes of a benchmark share.
 type Fixture struct {
-	line  Line
-	every int // every every-th managed resource is a Network
-	cl    client.WithWatch
-	cloud *fakecloudtest.Process
-	objs  []client.Object
+	line    Line
+	every   int  // every every-th managed resource is a Network
+	crashed bool // SCALEBENCH_SHAPE=crashed
+	cl      client.WithWatch
+	cloud   *fakecloudtest.Process
+	objs    []client.Object
+}
+
+// Option configures a Fixture.
+type Option func(*Fixture)
+
+// CrashShaped gives the fixture's managed resources the structure a
+// provider killed in the middle of its creates leaves (see Fixture.crash),
+// as SCALEBENCH_SHAPE=crashed does, and makes one in every adoptEvery of
+// them a Network that the pass adopts (the default of SCALEBENCH_EVERY,
+// which, set, still rules).
+func CrashShaped(adoptEvery int) Option {
+	return func(f *Fixture) { f.crashed, f.every = true, adoptEvery }
 }
 
 // New returns a fixture on line's control plane with a fake cloud process
 // of its own.
-func New(b *testing.B, line Line) *Fixture {
+func New(b *testing.B, line Line, opts ...Option) *Fixture {
 	b.Helper()
 	cfg := rest.CopyConfig(line.Cluster.Config)
 	cfg.QPS, cfg.Burst = -1, 0 // no client-side throttling: measure the server
@@ -104,7 +123,19 @@ func New(b *testing.B, line Line) *Fixture {
 	if err := cloud.Client.SetFaults(ctx, fakecloud.Faults{Latency: fakecloud.Latencies{Read: Latency}}); err != nil {
 		b.Fatalf("cannot set the lookup latency: %v", err)
 	}
-	return &Fixture{line: line, every: envInt(b, "SCALEBENCH_EVERY", 8, 1), cl: cl, cloud: cloud}
+	f := &Fixture{line: line, every: 8, cl: cl, cloud: cloud}
+	for _, o := range opts {
+		o(f)
+	}
+	f.every = envInt(b, "SCALEBENCH_EVERY", f.every, 1)
+	switch shape := os.Getenv("SCALEBENCH_SHAPE"); shape {
+	case "":
+	case "crashed":
+		f.crashed = true
+	default:
+		b.Fatalf("SCALEBENCH_SHAPE=%q: want crashed, or unset", shape)
+	}
+	return f
 }
 
 // network reports whether the i-th managed resource is a Network: every
@@ -126,7 +157,33 @@ func (f *Fixture) intent(obj client.Object) (journal.Intent, error) {
 	}
 	in.LookupKeys["zone"], in.LookupKeys["name"] = Zone, obj.GetName()
 	in.TaggedSpec = true
+	// A crash-shaped create sent the UID tag, as the demo's provider's
+	// does.
+	in.UIDTag = f.crashed
 	return in, nil
+}
+
+// cloudNetwork creates the cloud network behind the Network obj.
+func (f *Fixture) cloudNetwork(ctx context.Context, obj client.Object) error {
+	in, err := f.intent(obj)
+	if err != nil {
+		return err
+	}
+	name := obj.GetName()
+	if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: f.tags(in, obj)}); err != nil {
+		return fmt.Errorf("cannot create cloud network %s: %w", name, err)
+	}
+	return nil
+}
+
+// tags are the tags the create of obj sent: its intent's crossplane tags
+// and, crash-shaped, its UID tag.
+func (f *Fixture) tags(in journal.Intent, obj client.Object) map[string]string {
+	tags := recovery.CrossplaneTags(in.LookupKeys)
+	if f.crashed {
+		tags[recovery.TagUID] = string(obj.GetUID())
+	}
+	return tags
 }
 
 // Grow creates managed resources, and the cloud Networks behind the
@@ -144,26 +201,27 @@ func (f *Fixture) Grow(b *testing.B, n int) {
 		i := have + k
 		var obj client.Object
 		if f.network(i) {
-			name := fmt.Sprintf("scale-net-%06d", i)
-			obj = f.line.Network(name, "10.0.0.0/16")
-			// Writes carry no latency: only reads (lookups) are slowed.
-			// The network the create sent: its arguments are the MR's and
-			// its tags its intent's crossplane tags, so the weak
-			// CrossplaneTags proof adopts it (docs/recovery.md, "Weak
-			// proofs").
-			in, err := f.intent(obj)
-			if err != nil {
-				return err
-			}
-			if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: recovery.CrossplaneTags(in.LookupKeys)}); err != nil {
-				return fmt.Errorf("cannot create cloud network %s: %w", name, err)
-			}
+			obj = f.line.Network(fmt.Sprintf("scale-net-%06d", i), "10.0.0.0/16")
 		} else {
 			obj = f.line.RecordSet(fmt.Sprintf("scale-rs-%06d", i))
 		}
 		f.objs[i] = obj
 		if err := f.cl.Create(ctx, obj); err != nil {
 			return fmt.Errorf("cannot create %s: %w", obj.GetName(), err)
+		}
+		if f.network(i) {
+			// Writes carry no latency: only reads (lookups) are slowed.
+			// The network the create sent: its arguments are the MR's and
+			// its tags its intent's crossplane tags, so the weak
+			// CrossplaneTags proof adopts it (docs/recovery.md, "Weak
+			// proofs"); crash-shaped, the UID tag too, as a provider's
+			// create sends it, so the UID proof does.
+			if err := f.cloudNetwork(ctx, obj); err != nil {
+				return err
+			}
+		}
+		if f.crashed {
+			return f.crash(ctx, obj)
 		}
 		return nil
 	}); err != nil {
@@ -194,17 +252,7 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		apiWrite += time.Since(start)
-		if it == 0 {
-			// What each of the pass's writes carries: the managed resource
-			// as the API server stores it, managed fields included.
-			b.ReportMetric(jsonBytes(b, f.objs[0]), "network-bytes")
-			for i := 1; i < n; i++ {
-				if !f.network(i) {
-					b.ReportMetric(jsonBytes(b, f.objs[i]), "recordset-bytes")
-					break
-				}
-			}
-		}
+		begun := make([]journal.Intent, n)
 		if err := Parallel(n, 64, func(i int) error {
 			obj := f.objs[i]
 			in, err := f.intent(obj)
@@ -220,10 +268,28 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 			if in.Args, err = recovery.RecordArgs(u, obj.GetGeneration()); err != nil {
 				return err
 			}
-			_, err = j.Begin(ctx, in)
+			begun[i], err = j.Begin(ctx, in)
 			return err
 		}); err != nil {
 			b.Fatalf("cannot begin intents: %v", err)
+		}
+		if f.crashed {
+			// The create path writes the intent to the resource too,
+			// and crossplane-runtime records the create as succeeded.
+			if err := Parallel(n, Concurrency, func(i int) error { return f.annotate(ctx, f.objs[i], begun[i]) }); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if it == 0 {
+			// What each of the pass's writes carries: the managed resource
+			// as the API server stores it, managed fields included.
+			b.ReportMetric(jsonBytes(b, f.objs[0]), "network-bytes")
+			for i := 1; i < n; i++ {
+				if !f.network(i) {
+					b.ReportMetric(jsonBytes(b, f.objs[i]), "recordset-bytes")
+					break
+				}
+			}
 		}
 
 		stop := f.watch(b, watchers)
@@ -264,6 +330,11 @@ func (f *Fixture) Bench(b *testing.B, n int) {
 	b.ReportMetric(float64(watchers), "watchers")
 	b.ReportMetric(float64(pad), "pad-bytes")
 	b.ReportMetric(float64(nets), "adopted")
+	crashed := 0.0
+	if f.crashed {
+		crashed = 1
+	}
+	b.ReportMetric(crashed, "crashed-shape")
 }
 
 // watch starts k watches of each of the line's kinds, from now on, each
@@ -355,8 +426,86 @@ func (f *Fixture) markPending(ctx context.Context, obj client.Object, pad int) e
 		delete(a, padAnnotation)
 	}
 	obj.SetAnnotations(a)
-	if err := f.cl.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{})); err != nil {
+	if err := f.cl.Patch(ctx, obj, client.MergeFromWithOptions(orig, client.MergeFromWithOptimisticLock{}), f.owner()...); err != nil {
 		return fmt.Errorf("cannot patch %s: %w", obj.GetName(), err)
+	}
+	return nil
+}
+
+// providerManager is the field manager of the writes SCALEBENCH_SHAPE=crashed
+// makes as the provider: the creator (the fixture's client) is another.
+const providerManager = "scalebench-provider"
+
+// owner is the field manager of the pending mark: the provider's when the
+// managed resources are crash-shaped, whose create path writes it.
+func (f *Fixture) owner() []client.PatchOption {
+	if !f.crashed {
+		return nil
+	}
+	return []client.PatchOption{client.FieldOwner(providerManager)}
+}
+
+// crash gives obj, just created, what a provider's first reconcile and
+// its create path write before the kill, as `make demo`'s provider leaves
+// it (hack/passprofile -out keeps one of each kind): as the provider's
+// field manager, the managed resource finalizer, the tags upjet's create
+// sends in spec.forProvider.tags (the crossplane tags and the intent's UID
+// tag) and an empty spec.initProvider; through the status subresource,
+// also as the provider, an empty status.atProvider and the Ready (False,
+// Creating) and Synced (True) conditions. The tags are the ones a Network
+// was created with in the cloud, so the weak proof still adopts it.
+func (f *Fixture) crash(ctx context.Context, obj client.Object) error {
+	in, err := f.intent(obj)
+	if err != nil {
+		return err
+	}
+	spec, err := json.Marshal(map[string]any{
+		"metadata": map[string]any{"finalizers": []string{"finalizer.managedresource.crossplane.io"}},
+		"spec":     map[string]any{"forProvider": map[string]any{"tags": f.tags(in, obj)}, "initProvider": map[string]any{}},
+	})
+	if err != nil {
+		return err
+	}
+	if err := f.cl.Patch(ctx, obj, client.RawPatch(types.MergePatchType, spec), client.FieldOwner(providerManager)); err != nil {
+		return fmt.Errorf("cannot give %s a crashed provider's spec: %w", obj.GetName(), err)
+	}
+	now := metav1.Now().UTC().Format(time.RFC3339)
+	cond := func(typ, status, reason string) map[string]any {
+		return map[string]any{"type": typ, "status": status, "reason": reason, "lastTransitionTime": now, "observedGeneration": obj.GetGeneration()}
+	}
+	status, err := json.Marshal(map[string]any{"status": map[string]any{
+		"atProvider": map[string]any{},
+		"conditions": []any{cond("Ready", "False", "Creating"), cond("Synced", "True", "ReconcileSuccess")},
+	}})
+	if err != nil {
+		return err
+	}
+	if err := f.cl.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, status), client.FieldOwner(providerManager)); err != nil {
+		return fmt.Errorf("cannot give %s a crashed provider's status: %w", obj.GetName(), err)
+	}
+	return nil
+}
+
+// annotate writes in, just begun, to obj's intent annotation, with
+// crossplane-runtime's external-create-succeeded, as the provider: the
+// annotations of a create dispatched before the kill.
+func (f *Fixture) annotate(ctx context.Context, obj client.Object, in journal.Intent) error {
+	v, err := journal.EncodeAnnotation(in)
+	if err != nil {
+		return fmt.Errorf("cannot encode the intent of %s: %w", obj.GetName(), err)
+	}
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"resourceVersion": obj.GetResourceVersion(),
+		"annotations": map[string]string{
+			journal.AnnotationKey:                    v,
+			recovery.AnnotationExternalCreateSucceed: time.Now().UTC().Format(time.RFC3339),
+		},
+	}})
+	if err != nil {
+		return err
+	}
+	if err := f.cl.Patch(ctx, obj, client.RawPatch(types.MergePatchType, patch), client.FieldOwner(providerManager)); err != nil {
+		return fmt.Errorf("cannot annotate %s with its intent: %w", obj.GetName(), err)
 	}
 	return nil
 }
