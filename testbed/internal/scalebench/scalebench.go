@@ -453,7 +453,8 @@ func (f *Fixture) owner() []client.PatchOption {
 // tag) and an empty spec.initProvider; through the status subresource,
 // also as the provider, an empty status.atProvider and the Ready (False,
 // Creating) and Synced (True) conditions. The tags are the ones a Network
-// was created with in the cloud, so the weak proof still adopts it.
+// was created with in the cloud, its UID tag among them, so the UID proof
+// adopts it.
 func (f *Fixture) crash(ctx context.Context, obj client.Object) error {
 	in, err := f.intent(obj)
 	if err != nil {
