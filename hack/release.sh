@@ -27,7 +27,11 @@ if [[ ! $version =~ ^v[01]\. ]]; then
 fi
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 readonly prefix=github.com/intentjournal/intentjournal
-modules=(. adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack)
+# The cloud inventories are modules of their own, outside the workspaces
+# (make test-inventory): their go.mod replaces the root module with this
+# checkout, which a consumer never sees, so their requirement on it is what
+# a provider's build resolves.
+modules=(. adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack inventory/aws inventory/azure inventory/gcp)
 
 if ((git)); then
 	if [[ -n $(git status --porcelain) ]]; then

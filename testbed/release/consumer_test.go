@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,19 +39,30 @@ type released struct {
 	src, proxy string
 }
 
+// shipped are the modules a provider requires: the root module, both
+// adapters and the cloud inventories.
+var shipped = []string{".", "adapter/upjetv1", "adapter/upjetv2", "inventory/aws", "inventory/azure", "inventory/gcp"}
+
 // release copies the checkout, runs hack/release.sh on the copy and serves
-// the root module and both adapters from a file proxy.
+// the shipped modules from a file proxy.
 func release(t *testing.T) released {
 	t.Helper()
 	r := released{src: filepath.Join(t.TempDir(), "src"), proxy: filepath.Join(t.TempDir(), "proxy")}
 	copyCheckout(t, r.src)
 	run(t, r.src, nil, "bash", "hack/release.sh", version, "--no-git")
-	for _, dir := range []string{".", "adapter/upjetv1", "adapter/upjetv2"} {
+	for _, dir := range shipped {
 		path := r.serve(t, dir)
 		t.Cleanup(func() { forget(t, path) })
 	}
 	return r
 }
+
+// checkoutReplace is the one replace directive a shipped module may hold:
+// an inventory's, of the root module by this checkout, for its own tests
+// outside the workspaces. The go command applies replace directives of the
+// main module only, so a provider's build resolves the requirement instead
+// (TestInventoryConsumers builds one).
+var checkoutReplace = regexp.MustCompile(`(?m)^replace ` + regexp.QuoteMeta(prefix) + ` => \.\./\.\.$`)
 
 // serve adds the module in dir of the released copy to the proxy at
 // version: its .mod, .info and .zip, and the version list.
@@ -65,8 +77,11 @@ func (r released) serve(t *testing.T, dir string) (path string) {
 	if path == "" {
 		t.Fatalf("%s/go.mod declares no module", dir)
 	}
-	if bytes.Contains(gomod, []byte("\nreplace")) || bytes.Contains(gomod, []byte("=> ")) {
+	if rest := checkoutReplace.ReplaceAll(gomod, nil); bytes.Contains(rest, []byte("\nreplace")) || bytes.Contains(rest, []byte("=> ")) {
 		t.Errorf("%s/go.mod holds a replace directive, which a provider's build would ignore:\n%s", dir, gomod)
+	}
+	if !bytes.Contains(gomod, []byte(prefix+" "+version)) && path != prefix {
+		t.Errorf("%s/go.mod does not require the root module at the release version %s:\n%s", dir, version, gomod)
 	}
 	esc, err := module.EscapePath(path)
 	if err != nil {
@@ -170,6 +185,37 @@ func TestProviderImportsAdapters(t *testing.T) {
 		})
 	}
 }
+
+// TestInventoryConsumers builds, for each cloud, a module that imports its
+// inventory (the tag lister a provider passes to upjetv2.WithInventory)
+// from the file proxy at the release version: the inventory's requirement
+// on the root module, not its replace, is what the build resolves.
+func TestInventoryConsumers(t *testing.T) {
+	testenv.SkipShort(t, "the go command, building consumer modules against a released copy of the checkout")
+	r := release(t)
+	for _, cloud := range []string{"aws", "azure", "gcp"} {
+		t.Run(cloud, func(t *testing.T) {
+			r.consumer(t, "inventory-"+cloud, prefix+"/inventory/"+cloud, fmt.Sprintf(inventoryMain, cloud))
+		})
+	}
+}
+
+// inventoryMain uses an inventory's constructor and the journal.
+const inventoryMain = `package main
+
+import (
+	"fmt"
+
+	"github.com/intentjournal/intentjournal/inventory/%[1]s"
+	"github.com/intentjournal/intentjournal/journal"
+)
+
+var newLister = %[1]s.New
+
+func main() {
+	fmt.Println(newLister != nil, journal.SchemaVersion)
+}
+`
 
 // providerMain is a provider's main package, reduced to what touches the
 // library: the journal, and the adapter's Setup and Config.
