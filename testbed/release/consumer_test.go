@@ -187,7 +187,7 @@ func TestProviderImportsAdapters(t *testing.T) {
 }
 
 // TestInventoryConsumers builds, for each cloud, a module that imports its
-// inventory (the tag lister a provider passes to upjetv2.WithInventory)
+// inventory (the tag lister a provider passes to upjetv2.WithLister)
 // from the file proxy at the release version: the inventory's requirement
 // on the root module, not its replace, is what the build resolves.
 func TestInventoryConsumers(t *testing.T) {
