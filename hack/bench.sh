@@ -124,8 +124,8 @@ HDR
 - **Recovery4000Crashed**: Recovery4000 on managed resources shaped as a provider killed
   in the middle of its creates leaves them (`scalebench.CrashShaped`: three field
   managers, one the status subresource's, the finalizer, the create's tags in the spec,
-  Ready and Synced conditions, the create annotations beside the intent's; 3.4 KB against
-  1 KB), every one a Network that is adopted: the workload of a provider's pass after
+  Ready and Synced conditions, the create annotations beside the intent's; 3.1 KB against
+  0.9 KB), every one a Network that is adopted: the workload of a provider's pass after
   `make demo`'s crash, which the in-provider pass (docs/cost-of-safety.md) is set
   against. The ratio row is the cost of the objects' structure to the pass (#34).
 - **Recovery100k**: 100,000 intents streamed through a pass in a child process (the MRs

@@ -139,7 +139,8 @@ func New(b *testing.B, line Line, opts ...Option) *Fixture {
 }
 
 // network reports whether the i-th managed resource is a Network: every
-// eighth is (SCALEBENCH_EVERY), so any prefix of N holds N/8 of them.
+// every-th is (eighth by default; CrashShaped, SCALEBENCH_EVERY), so any
+// prefix of N holds N/every of them.
 func (f *Fixture) network(i int) bool { return i%f.every == 0 }
 
 // intent is the intent the create of obj began, as the line's create path
@@ -163,14 +164,11 @@ func (f *Fixture) intent(obj client.Object) (journal.Intent, error) {
 	return in, nil
 }
 
-// cloudNetwork creates the cloud network behind the Network obj.
-func (f *Fixture) cloudNetwork(ctx context.Context, obj client.Object) error {
-	in, err := f.intent(obj)
-	if err != nil {
-		return err
-	}
+// cloudNetwork creates the cloud network behind the Network obj, with the
+// tags its create sent.
+func (f *Fixture) cloudNetwork(ctx context.Context, obj client.Object, tags map[string]string) error {
 	name := obj.GetName()
-	if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: f.tags(in, obj)}); err != nil {
+	if _, err := f.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.0.0.0/16", Tags: tags}); err != nil {
 		return fmt.Errorf("cannot create cloud network %s: %w", name, err)
 	}
 	return nil
@@ -209,6 +207,11 @@ func (f *Fixture) Grow(b *testing.B, n int) {
 		if err := f.cl.Create(ctx, obj); err != nil {
 			return fmt.Errorf("cannot create %s: %w", obj.GetName(), err)
 		}
+		in, err := f.intent(obj)
+		if err != nil {
+			return err
+		}
+		tags := f.tags(in, obj)
 		if f.network(i) {
 			// Writes carry no latency: only reads (lookups) are slowed.
 			// The network the create sent: its arguments are the MR's and
@@ -216,12 +219,12 @@ func (f *Fixture) Grow(b *testing.B, n int) {
 			// CrossplaneTags proof adopts it (docs/recovery.md, "Weak
 			// proofs"); crash-shaped, the UID tag too, as a provider's
 			// create sends it, so the UID proof does.
-			if err := f.cloudNetwork(ctx, obj); err != nil {
+			if err := f.cloudNetwork(ctx, obj, tags); err != nil {
 				return err
 			}
 		}
 		if f.crashed {
-			return f.crash(ctx, obj)
+			return f.crash(ctx, obj, tags)
 		}
 		return nil
 	}); err != nil {
@@ -455,14 +458,10 @@ func (f *Fixture) owner() []client.PatchOption {
 // Creating) and Synced (True) conditions. The tags are the ones a Network
 // was created with in the cloud, its UID tag among them, so the UID proof
 // adopts it.
-func (f *Fixture) crash(ctx context.Context, obj client.Object) error {
-	in, err := f.intent(obj)
-	if err != nil {
-		return err
-	}
+func (f *Fixture) crash(ctx context.Context, obj client.Object, tags map[string]string) error {
 	spec, err := json.Marshal(map[string]any{
 		"metadata": map[string]any{"finalizers": []string{"finalizer.managedresource.crossplane.io"}},
-		"spec":     map[string]any{"forProvider": map[string]any{"tags": f.tags(in, obj)}, "initProvider": map[string]any{}},
+		"spec":     map[string]any{"forProvider": map[string]any{"tags": tags}, "initProvider": map[string]any{}},
 	})
 	if err != nil {
 		return err
