@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"github.com/crossplane/upjet/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -88,8 +89,8 @@ func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, na
 	return a.core().RequeueBucket(ctx, bucketOf)
 }
 
-// KindOption configures a Kind: WithNaturalKey, WithExternalNameFromID,
-// WithObservedKeys.
+// KindOption configures a Kind: WithNaturalKey, WithConfiguredExternalName,
+// WithExternalNameFromID, WithObservedKeys.
 type KindOption = adapter.KindOption
 
 // WithObservedKeys makes the kind claim the key its reconcile's own
@@ -104,9 +105,24 @@ func WithNaturalKey(fn KeyFunc) KindOption { return adapter.WithNaturalKey(fn) }
 
 // WithExternalNameFromID sets how the Terraform ID read from upjet's
 // OperationTrackerStore becomes the external name
-// (adapter.WithExternalNameFromID); the default is the ID itself.
+// (adapter.WithExternalNameFromID); the default is the ID itself. A kind
+// whose upjet configuration says how (GetExternalNameFn) is better wired
+// with WithConfiguredExternalName.
 func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
 	return adapter.WithExternalNameFromID(fn)
+}
+
+// WithConfiguredExternalName makes the callback of a plugin SDK or
+// framework create settle with the external name r's GetExternalNameFn
+// makes of the state the create left in store: the name upjet's own
+// connectors set after a create and in every Observe. Use it for every
+// kind whose external name is not its Terraform ID (a templated ID, as
+// most GCP and Azure kinds have, where the name is a part of the ID),
+// instead of WithExternalNameFromID. store is the one given to Kind; do
+// not combine it with WithExternalNameFromID, which would convert the
+// name a second time.
+func WithConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) KindOption {
+	return adapter.WithCreatedState(trackedCreated(store, r))
 }
 
 // line is the v1 line for the shared create path: the tags upjet v1

@@ -6,6 +6,7 @@ import (
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+	"github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -93,7 +94,8 @@ func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, na
 	return a.core().RequeueBucket(ctx, bucketOf)
 }
 
-// KindOption configures a Kind: WithNaturalKey, WithExternalNameFromID.
+// KindOption configures a Kind: WithNaturalKey, WithConfiguredExternalName,
+// WithExternalNameFromID.
 type KindOption = adapter.KindOption
 
 // WithNaturalKey records the kind's natural-key fields in every intent's
@@ -102,9 +104,24 @@ func WithNaturalKey(fn KeyFunc) KindOption { return adapter.WithNaturalKey(fn) }
 
 // WithExternalNameFromID sets how the Terraform ID read from upjet's
 // OperationTrackerStore becomes the external name
-// (adapter.WithExternalNameFromID); the default is the ID itself.
+// (adapter.WithExternalNameFromID); the default is the ID itself. A kind
+// whose upjet configuration says how (GetExternalNameFn) is better wired
+// with WithConfiguredExternalName.
 func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
 	return adapter.WithExternalNameFromID(fn)
+}
+
+// WithConfiguredExternalName makes the callback of a plugin SDK or
+// framework create settle with the external name r's GetExternalNameFn
+// makes of the state the create left in store: the name upjet's own
+// connectors set after a create and in every Observe. Wire every kind
+// whose external name is not its Terraform ID with it (a templated ID, as
+// most GCP and Azure kinds have, where the name is a part of the ID);
+// KindFor does so for every generated kind. store is the one given to
+// Kind; do not combine it with WithExternalNameFromID, which would convert
+// the name a second time.
+func WithConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) KindOption {
+	return adapter.WithCreatedState(trackedCreated(store, r))
 }
 
 // SetupOption configures what Setup adds on the v2 line beyond Config.

@@ -95,12 +95,15 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapte
 	eventHandler := handler.NewEventHandler()
 	// snippet:controller begin
 	// A nil ij gives a nil Kind, whose Wrap methods return their argument.
+	res := o.Provider.Resources["fakecloud_record_set"]
 	k := ij.Kind(recordSetGVK, o.OperationTrackerStore,
-		upjetv2.WithNaturalKey(upjetv2.SpecFields("zone", "name")))
+		upjetv2.WithNaturalKey(upjetv2.SpecFields("zone", "name")),
+		// The external name upjet derives from the state, not the raw ID.
+		upjetv2.WithConfiguredExternalName(o.OperationTrackerStore, res))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(recordSetGVK),
 		tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	connector := k.WrapConnector(tjcontroller.NewTerraformPluginSDKAsyncConnector(
-		mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, o.Provider.Resources["fakecloud_record_set"],
+		mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, res,
 		tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(k.WrapCallbacks(ac)),
 		tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler)))
 	r := managed.NewReconciler(mgr, xpresource.ManagedKind(recordSetGVK),

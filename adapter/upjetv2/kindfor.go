@@ -30,13 +30,16 @@ func FromManager(mgr manager.Manager) *Adapter {
 //
 // Everything else comes from the kind's upjet configuration,
 // o.Provider.Resources[resourceType], so no kind needs code of its own:
-//   - the connector: a plugin SDK or framework kind reads the new
-//     resource's Terraform ID from o.OperationTrackerStore (Adapter.Kind);
-//     a Terraform CLI kind reads its external name from the workspace's
-//     state (Adapter.WorkspaceKind);
+//   - the connector and the external name: a plugin SDK or framework
+//     kind's callback reads the state of the create from
+//     o.OperationTrackerStore (Adapter.Kind), a Terraform CLI kind's from
+//     the workspace (Adapter.WorkspaceKind); both settle with the external
+//     name the kind's GetExternalNameFn makes of that state, as upjet's
+//     own Observe sets it (for a templated ID, a part of the ID);
 //   - the natural key: NaturalKey's fields, else those of the kind's ID
 //     template (see NaturalKey);
-//   - ExternalNameFromID and WorkspaceRoot, where Configure recorded them;
+//   - ExternalNameFromID, which replaces GetExternalNameFn for a plugin SDK
+//     or framework kind, and WorkspaceRoot, where Configure recorded them;
 //   - for a plugin SDK or framework kind, the key its reconcile's Observe
 //     found vacant, claimed at no API write of its own
 //     (adapter.WithObservedKeys).
@@ -60,6 +63,10 @@ func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, g
 	if r.ShouldUseTerraformPluginSDKClient() || r.ShouldUseTerraformPluginFrameworkClient() {
 		if f.nameFromID != nil {
 			opts = append(opts, WithExternalNameFromID(f.nameFromID))
+		} else {
+			// The external name upjet itself derives from the state: a
+			// templated ID is not the name.
+			opts = append(opts, WithConfiguredExternalName(o.OperationTrackerStore, r))
 		}
 		// The in-process connectors read at the ID the kind's GetIDFn
 		// builds: a create claims what its reconcile's Observe found

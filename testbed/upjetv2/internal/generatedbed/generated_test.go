@@ -56,14 +56,21 @@ var kindsOf = []struct {
 // RecordSet, Network, LateTagNetwork, Record, SpecRecord, NamedRecord and Bucket, the plugin
 // framework's Address,
 // the Terraform CLI's CLIRecordSet and CLINetwork) becomes Ready, bound to exactly one cloud object
-// of its own, and every intent its creates began is settled.
+// of its own, and every intent its creates began is settled. No managed
+// resource's external name changes once set: the create callback's patch
+// writes the name upjet's own Observe derives (a templated kind's is a
+// part of its ID), so no reconcile sees another.
 func TestGeneratedProviderCreatesEveryKind(t *testing.T) {
 	b := start(t, options{wrapped: true, latency: 200 * time.Millisecond})
+	history := b.watchNames(t)
 	names, _ := b.createEveryKind(t, "", 2)
 	want := len(names)
 	b.waitReady(t, 4*time.Minute, want)
 	stats := b.fc.Stats(t)
-	var problems []string
+	problems := history.stop()
+	if n := history.count(); n != want {
+		problems = append(problems, fmt.Sprintf("the watch saw an external name on %d MRs of %d", n, want))
+	}
 	for _, line := range []testbed.Line{cluster, namespaced} {
 		for _, k := range kindsOf {
 			mrs := b.list(t, line, k.kind)

@@ -50,7 +50,7 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 	}
 	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
 	// intentjournal: a nil kind (ij == nil) wraps nothing.
-	ijRecordSet := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore, upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")))
+	ijRecordSet := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore, upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")), upjetv1.WithConfiguredExternalName(o.OperationTrackerStore, cfg))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	opts := []managed.ReconcilerOption{
 		managed.WithExternalConnecter(ijRecordSet.WrapConnecter(

@@ -1,0 +1,354 @@
+package upjetv1
+
+import (
+	"context"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/crossplane/crossplane-runtime/pkg/logging"
+	"github.com/crossplane/upjet/pkg/config"
+	tjcontroller "github.com/crossplane/upjet/pkg/controller"
+	ujfake "github.com/crossplane/upjet/pkg/resource/fake"
+	"github.com/google/go-cmp/cmp"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	fwschema "github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	sdkschema "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
+	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
+)
+
+// recordIDTemplate is a record's templated ID, as provider-upjet-gcp and
+// -azure configure most kinds (TemplatedStringAsIdentifier): the external
+// name is its name argument, a part of the ID.
+const recordIDTemplate = "zones/{{ .parameters.zone }}/records/{{ .external_name }}/{{ .parameters.type }}"
+
+// sdkRecord is the plugin SDK schema of a record with a templated ID.
+var sdkRecord = &sdkschema.Resource{Schema: map[string]*sdkschema.Schema{
+	"zone": {Type: sdkschema.TypeString, Required: true},
+	"name": {Type: sdkschema.TypeString, Required: true},
+	"type": {Type: sdkschema.TypeString, Required: true},
+	"ttl":  {Type: sdkschema.TypeInt, Optional: true},
+	"tags": {Type: sdkschema.TypeMap, Optional: true, Elem: &sdkschema.Schema{Type: sdkschema.TypeString}},
+}}
+
+// fwRecord is the same record as a terraform-plugin-framework resource:
+// only its schema is read.
+type fwRecord struct{}
+
+func (fwRecord) Metadata(_ context.Context, _ fwresource.MetadataRequest, resp *fwresource.MetadataResponse) {
+	resp.TypeName = "fake_record"
+}
+
+func (fwRecord) Schema(_ context.Context, _ fwresource.SchemaRequest, resp *fwresource.SchemaResponse) {
+	resp.Schema = fwschema.Schema{Attributes: map[string]fwschema.Attribute{
+		"id":      fwschema.StringAttribute{Computed: true},
+		"zone":    fwschema.StringAttribute{Required: true},
+		"name":    fwschema.StringAttribute{Required: true},
+		"type":    fwschema.StringAttribute{Required: true},
+		"ttl":     fwschema.Int64Attribute{Optional: true},
+		"weight":  fwschema.Float64Attribute{Optional: true},
+		"enabled": fwschema.BoolAttribute{Optional: true},
+		"rrdatas": fwschema.ListAttribute{ElementType: basetypes.StringType{}, Optional: true},
+		"tags":    fwschema.MapAttribute{ElementType: basetypes.StringType{}, Optional: true},
+	}}
+}
+
+func (fwRecord) Create(context.Context, fwresource.CreateRequest, *fwresource.CreateResponse) {}
+func (fwRecord) Read(context.Context, fwresource.ReadRequest, *fwresource.ReadResponse)       {}
+func (fwRecord) Update(context.Context, fwresource.UpdateRequest, *fwresource.UpdateResponse) {}
+func (fwRecord) Delete(context.Context, fwresource.DeleteRequest, *fwresource.DeleteResponse) {}
+
+// fwRecordType is the Terraform type of fwRecord's state.
+func fwRecordType() tftypes.Type {
+	var resp fwresource.SchemaResponse
+	fwRecord{}.Schema(context.Background(), fwresource.SchemaRequest{}, &resp)
+	return resp.Schema.Type().TerraformType(context.Background())
+}
+
+// fwRecordState encodes a framework state of fwRecord with id, as the
+// framework returns it over protocol 5 from ApplyResourceChange (msgpack)
+// and upjet v1's tracker keeps it.
+func fwRecordState(t *testing.T, id string) *tfprotov5.DynamicValue {
+	t.Helper()
+	ty := fwRecordType()
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	v := tftypes.NewValue(ty, map[string]tftypes.Value{
+		"id": str(id), "zone": str("z"), "name": str("www"), "type": str("A"),
+		"ttl":     tftypes.NewValue(tftypes.Number, 300),
+		"weight":  tftypes.NewValue(tftypes.Number, 0.5),
+		"enabled": tftypes.NewValue(tftypes.Bool, true),
+		"rrdatas": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{str("192.0.2.1")}),
+		"tags":    tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil),
+	})
+	dv, err := tfprotov5.NewDynamicValue(ty, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+// fwNullState encodes the null framework state upjet v1's framework
+// connector keeps for a resource that does not exist.
+func fwNullState(t *testing.T) *tfprotov5.DynamicValue {
+	t.Helper()
+	ty := fwRecordType()
+	dv, err := tfprotov5.NewDynamicValue(ty, tftypes.NewValue(ty, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &dv
+}
+
+// TestTrackedCreatedExternalName: the callback of a plugin SDK or
+// framework create settles with the external name upjet v1's own
+// connectors set, GetExternalNameFn of the state's attributes. For a
+// templated ID that is a part of the ID: writing the whole ID, as the
+// callback did before, made upjet's next Observe plan a rename of the
+// name argument until an Observe set the name back.
+func TestTrackedCreatedExternalName(t *testing.T) {
+	templated := config.TemplatedStringAsIdentifier("name", recordIDTemplate)
+	sdk := func(en config.ExternalName) *config.Resource {
+		return &config.Resource{TerraformResource: sdkRecord, ExternalName: en}
+	}
+	fw := func(en config.ExternalName) *config.Resource {
+		return &config.Resource{TerraformPluginFrameworkResource: fwRecord{}, ExternalName: en}
+	}
+	sdkState := func(id string) func(*tjcontroller.AsyncTracker) {
+		return func(tr *tjcontroller.AsyncTracker) {
+			tr.SetTfState(&tfsdk.InstanceState{ID: id, Attributes: map[string]string{
+				"id": id, "zone": "z", "name": "www", "type": "A", "ttl": "300", "tags.%": "1", "tags.team": "a",
+			}})
+		}
+	}
+	fwState := func(dv func() *tfprotov5.DynamicValue) func(*tjcontroller.AsyncTracker) {
+		return func(tr *tjcontroller.AsyncTracker) { tr.SetFrameworkTFState(dv()) }
+	}
+	cases := map[string]struct {
+		reason  string
+		r       *config.Resource
+		set     func(*tjcontroller.AsyncTracker)
+		want    string
+		wantErr string
+	}{
+		"SDKTemplated": {
+			reason: "A plugin SDK kind with a templated ID settles with the name the template binds, not the ID.",
+			r:      sdk(templated), set: sdkState("zones/z/records/www/A"), want: "www",
+		},
+		"SDKIdentifierFromProvider": {
+			reason: "A kind the cloud names settles with the ID.",
+			r:      sdk(config.IdentifierFromProvider), set: sdkState("rec-0123"), want: "rec-0123",
+		},
+		"SDKParameterAsIdentifier": {
+			reason: "A kind whose ID is a parameter settles with the ID, which is that parameter.",
+			r:      sdk(config.ParameterAsIdentifier("name")), set: sdkState("www"), want: "www",
+		},
+		"SDKNoID": {
+			reason: "A state with no ID leaves the intent to Observe.",
+			r:      sdk(templated), set: sdkState(""),
+		},
+		"SDKNoSchema": {
+			reason:  "Without a schema the state cannot be read as upjet reads it: the callback must not guess.",
+			r:       &config.Resource{ExternalName: templated},
+			set:     sdkState("zones/z/records/www/A"),
+			wantErr: errNoSchema.Error(),
+		},
+		"FrameworkTemplated": {
+			reason: "A framework kind with a templated ID settles with the name the template binds, not the ID.",
+			r:      fw(templated),
+			set:    fwState(func() *tfprotov5.DynamicValue { return fwRecordState(t, "zones/z/records/www/A") }),
+			want:   "www",
+		},
+		"FrameworkIdentifierFromProvider": {
+			reason: "A framework kind the cloud names settles with the ID.",
+			r:      fw(config.IdentifierFromProvider),
+			set:    fwState(func() *tfprotov5.DynamicValue { return fwRecordState(t, "addr-0123") }),
+			want:   "addr-0123",
+		},
+		"FrameworkNull": {
+			reason: "A null framework state, a resource that does not exist, has no name.",
+			r:      fw(templated),
+			set:    fwState(func() *tfprotov5.DynamicValue { return fwNullState(t) }),
+		},
+		"FrameworkNoSchema": {
+			reason:  "Without a framework schema the state cannot be decoded as upjet decodes it.",
+			r:       &config.Resource{ExternalName: templated},
+			set:     fwState(func() *tfprotov5.DynamicValue { return fwRecordState(t, "zones/z/records/www/A") }),
+			wantErr: errNoSchema.Error(),
+		},
+		"FrameworkNotAnObject": {
+			reason:  "A framework state that does not decode with the schema is an error, not a name.",
+			r:       fw(templated),
+			set:     fwState(func() *tfprotov5.DynamicValue { return &tfprotov5.DynamicValue{JSON: []byte(`[1]`)} }),
+			wantErr: "cannot decode the framework state",
+		},
+		"None": {
+			reason: "Before any create there is no name.",
+			r:      sdk(templated), set: func(*tjcontroller.AsyncTracker) {},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			store := tjcontroller.NewOperationStore(logging.NewNopLogger())
+			mg := ujfake.NewTerraformed()
+			mg.SetName("www")
+			mg.SetUID("u-1")
+			tc.set(store.Tracker(mg))
+			got, err := trackedCreated(store, tc.r)(mg)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%s\ntrackedCreated(): error %v, want one containing %q", tc.reason, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s\ntrackedCreated(): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, got.TerraformID); diff != "" {
+				t.Errorf("%s\ntrackedCreated(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestTrackedCreatedNoStore: a Kind built with no store, or a managed
+// resource upjet cannot track, settles with no name rather than failing.
+func TestTrackedCreatedNoStore(t *testing.T) {
+	r := &config.Resource{TerraformResource: sdkRecord, ExternalName: config.IdentifierFromProvider}
+	got, err := trackedCreated(nil, r)(ujfake.NewTerraformed())
+	if err != nil {
+		t.Fatalf("trackedCreated(nil store): %v", err)
+	}
+	if diff := cmp.Diff("", got.TerraformID); diff != "" {
+		t.Errorf("trackedCreated(nil store): -want, +got:\n%s", diff)
+	}
+}
+
+// TestFrameworkAttributes pins the conversion of a framework state's
+// attributes to upjet v1's Go values: numbers int64 when integral,
+// float64 otherwise; lists []any; null nil.
+func TestFrameworkAttributes(t *testing.T) {
+	attrs, err := frameworkAttributes(&config.Resource{TerraformPluginFrameworkResource: fwRecord{}}, fwRecordState(t, "r-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"id": "r-1", "zone": "z", "name": "www", "type": "A", "ttl": int64(300), "weight": 0.5, "enabled": true,
+		"rrdatas": []any{"192.0.2.1"}, "tags": nil,
+	}
+	if diff := cmp.Diff(want, attrs); diff != "" {
+		t.Errorf("frameworkAttributes(): -want, +got:\n%s", diff)
+	}
+}
+
+// TestGoValue pins goValue to upjet v1's tfValueToGoValue on single
+// values, the errors included.
+func TestGoValue(t *testing.T) {
+	huge, _ := new(big.Float).SetString("1e30")
+	tiny, _ := new(big.Float).SetString("1e-400")
+	cases := map[string]struct {
+		reason  string
+		v       tftypes.Value
+		want    any
+		wantErr bool
+	}{
+		"Integer": {
+			reason: "An integral number is an int64.",
+			v:      tftypes.NewValue(tftypes.Number, 42), want: int64(42),
+		},
+		"Float": {
+			reason: "Any other number is a float64.",
+			v:      tftypes.NewValue(tftypes.Number, 1.25), want: 1.25,
+		},
+		"IntegerBeyondInt64": {
+			reason: "An integer no int64 holds is an error, as it is to upjet.",
+			v:      tftypes.NewValue(tftypes.Number, huge), wantErr: true,
+		},
+		"FloatUnderflow": {
+			reason: "A number a float64 rounds to zero is an error, as it is to upjet.",
+			v:      tftypes.NewValue(tftypes.Number, tiny), wantErr: true,
+		},
+		"Set": {
+			reason: "A set is a []any.",
+			v:      tftypes.NewValue(tftypes.Set{ElementType: tftypes.Bool}, []tftypes.Value{tftypes.NewValue(tftypes.Bool, true)}),
+			want:   []any{true},
+		},
+		"NullString": {
+			reason: "A null value is nil.",
+			v:      tftypes.NewValue(tftypes.String, nil), want: nil,
+		},
+		"Unknown": {
+			reason: "An unknown value, which no applied state holds, is an error.",
+			v:      tftypes.NewValue(tftypes.String, tftypes.UnknownValue), wantErr: true,
+		},
+		"UnknownInAnObject": {
+			reason: "An unknown value inside an object is an error too.",
+			v: tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"a": tftypes.String}},
+				map[string]tftypes.Value{"a": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
+			wantErr: true,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := goValue(tc.v)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("%s\ngoValue(): %v, want an error", tc.reason, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s\ngoValue(): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\ngoValue(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestExternalNameFromState: no attributes and a null or empty id give
+// no name; an id that is not a string is an error; a kind with no
+// GetExternalNameFn settles with the id.
+func TestExternalNameFromState(t *testing.T) {
+	cases := map[string]struct {
+		reason  string
+		r       *config.Resource
+		attrs   map[string]any
+		want    string
+		wantErr bool
+	}{
+		"NoAttributes": {reason: "No state, no name.", r: &config.Resource{}},
+		"NullID": {
+			reason: "A null id is no name yet.",
+			r:      &config.Resource{ExternalName: config.IdentifierFromProvider}, attrs: map[string]any{"id": nil},
+		},
+		"NotAString": {
+			reason: "An id that is not a string is an error, not a name.",
+			r:      &config.Resource{ExternalName: config.IdentifierFromProvider}, attrs: map[string]any{"id": int64(1)}, wantErr: true,
+		},
+		"NoGetExternalNameFn": {
+			reason: "A kind with no GetExternalNameFn settles with the id.",
+			r:      &config.Resource{}, attrs: map[string]any{"id": "x-1"}, want: "x-1",
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			got, err := externalNameFromState(tc.r, tc.attrs)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("%s\nexternalNameFromState(): %q, want an error", tc.reason, got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s\nexternalNameFromState(): %v", tc.reason, err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nexternalNameFromState(): -want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
