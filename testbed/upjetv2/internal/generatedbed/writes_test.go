@@ -34,27 +34,29 @@ var connectorOf = map[string]string{
 //     (adapter.KeyLabel, issue #29), so that every replica's recovery sees
 //     the claim after a crash; no write of the reconciler comes between
 //     the probe and the dispatch to carry it;
-//   - the Bucket's external name is its name, set before the create
-//     (config.NameAsIdentifier): an unwrapped provider has nothing to
-//     write after the create, but the wrapper's callback must drop the
-//     intent annotation, one patch.
+//   - the Bucket's and the NamedRecord's external names are known before
+//     the create (config.ParameterAsIdentifier; TemplatedStringAsIdentifier
+//     with the name bound, as most GCP and Azure kinds): an unwrapped
+//     provider has nothing to write after the create, but the wrapper's
+//     callback must drop the intent annotation, one patch.
 //
 // The other kinds' external names come from the cloud; the callback's
 // patch replaces upjet's late-init update.
-var addedByDesign = map[string]int{kindRecord: 1, kindBucket: 1}
+var addedByDesign = map[string]int{kindRecord: 1, kindBucket: 1, kindNamedRecord: 1}
 
-// ungated are the kinds whose writes per create are counted and logged
-// but not held to addedByDesign, with why. Each is an open finding, not a
-// cost accepted.
-var ungated = map[string]string{
-	// Its external name is its name, set before the create, as the
-	// Bucket's: the callback's patch is the same write by design. After
-	// that patch every wrapped create also updated the object once and its
-	// status more often than unwrapped, which writes nothing after the
-	// create for this kind: medians 7 and 10, then 6 and 10, in CI on
-	// 2026-11-27. Not explained yet; issue #34 (the cost of safety).
-	kindNamedRecord: "the writes after the callback's patch are not explained yet (#34)",
-}
+// patchConflictPair are the kinds whose callback patch (addedByDesign's
+// intent drop) may cost a pair of writes more on a loaded machine: the
+// patch lands while a reconcile woken by the create's own annotation
+// update is in flight; that reconcile's update then meets 409, the managed
+// reconciler writes its ReconcileError status and requeues, and a
+// reconcile more runs to write the status back. An unwrapped create of
+// such a kind has no write after the create for a reconcile to meet.
+// Measured on 2026-11-27, three runs of this test at once (load average
+// 11): the least Bucket create took 12 writes wrapped and 10 unwrapped in
+// one run of three; make test earlier that day, 11 and 8. Alone: 10 and
+// 9. Deferring the intent drop to the reconciler's own update would save
+// it; not done (#34).
+var patchConflictPair = map[string]bool{kindBucket: true, kindNamedRecord: true}
 
 // TestAPIWritesPerCreateGenerated counts the generated provider's
 // successful API writes to each managed resource, its status included,
@@ -69,19 +71,19 @@ var ungated = map[string]string{
 // (upjetv2.Kind.EventFilter); a concurrent Observe leaves the name to the
 // callback.
 //
-// Two checks. The Terraform CLI kinds, the issue's (#31), are held to
-// testbed.CheckNoAddedWrites, as the hand-written provider's creates are.
-// Every kind is held to its median: wrapped at most one write above
-// unwrapped plus its writes by design. The one write is upjet's
-// callback's status update, which an unwrapped create often loses to a
-// stale cache (a 409 upjet does not retry) and a wrapped one makes (the
-// callback waits for the cache to show the external name first); six
-// creates a kind are too few for the least count to say more. An
-// unwrapped create that upjet repeated itself (upjetRepeatedCreate) is
-// left out of the baseline, one per kind at most.
+// Every kind, and the Terraform CLI kinds together (the issue's, #31), are
+// held to testbed.CheckNoAddedWrites with the kind's writes by design (and
+// patchConflictPair's), as the hand-written provider's creates are: the
+// least count of the creates whose object writes met no 409 (else of the
+// whole batch), and the median within the pair of writes a 409 moves. A median alone is no bound here:
+// on a loaded machine (make test, 2026-11-27) an unwrapped Bucket create
+// took 8 writes where another run's took 11, as 409s and late watch
+// events add or skip a reconcile's pair. An unwrapped create that upjet
+// repeated itself (upjetRepeatedCreate) is left out of the baseline, one
+// per kind at most.
 func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	testenv.SkipShort(t, "provider-fakecloud, OpenTofu and "+testenv.NeedEnvtest)
-	const perKind = 3
+	const perKind = 4
 	var byKind [2]map[string]*testbed.WritesPerCreate
 	var cli [2]testbed.WritesPerCreate
 	for i, wrapped := range []bool{false, true} {
@@ -137,13 +139,12 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 		mu, mw, added := testbed.Median(u.All), testbed.Median(w.All), addedByDesign[k.kind]
 		t.Logf("API writes per %s create (%s connector), median unwrapped and wrapped: %.1f and %.1f; by design %d more",
 			k.kind, connectorOf[k.kind], mu, mw, added)
-		if why, ok := ungated[k.kind]; ok {
-			t.Logf("%s: not held to a bound: %s", k.kind, why)
-			continue
+		bound := added
+		if patchConflictPair[k.kind] {
+			bound += 2
 		}
-		if mw > mu+float64(added)+1 {
-			t.Errorf("%s (%s connector): a median of %.1f successful API writes per create wrapped, %.1f unwrapped: the journal adds more than the %d by design",
-				k.kind, connectorOf[k.kind], mw, mu, added)
+		if err := testbed.CheckNoAddedWrites(*u, *w, bound); err != nil {
+			t.Errorf("%s (%s connector): %v", k.kind, connectorOf[k.kind], err)
 		}
 	}
 	t.Logf("API writes per Terraform CLI create, median unwrapped and wrapped: %.1f and %.1f", testbed.Median(cli[0].All), testbed.Median(cli[1].All))
