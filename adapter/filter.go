@@ -35,6 +35,14 @@ type boundPatch struct {
 // patched, and nothing else changed but the annotations the patch writes:
 // no generation, label, finalizer or deletion change, no other
 // annotation. Every other event passes. A nil Kind's passes every event.
+//
+// A delete event passes too, and makes the Kind forget what it held for
+// the deleted object: the key its last Observe found vacant
+// (ObservedKey), which only a create consumes, and a patch expected for
+// it. A managed resource deleted before its create (the first Observe
+// comes before crossplane-runtime adds its finalizer, so such a resource
+// goes with no Observe after) would otherwise leave them for the life of
+// the process.
 func (k *Kind) EventFilter() predicate.Predicate {
 	if k == nil {
 		return predicate.Funcs{}
@@ -42,7 +50,28 @@ func (k *Kind) EventFilter() predicate.Predicate {
 	k.mu.Lock()
 	k.filtering = true
 	k.mu.Unlock()
-	return predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool { return !k.ownPatch(e.ObjectOld, e.ObjectNew) }}
+	return predicate.Funcs{
+		UpdateFunc: func(e event.UpdateEvent) bool { return !k.ownPatch(e.ObjectOld, e.ObjectNew) },
+		DeleteFunc: func(e event.DeleteEvent) bool {
+			k.forgetDeleted(e.Object)
+			return true
+		},
+	}
+}
+
+// forgetDeleted drops what the Kind holds for obj, which was deleted:
+// its vacant key, and the patch expected at its key if it was obj's.
+func (k *Kind) forgetDeleted(obj client.Object) {
+	if obj == nil {
+		return
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	delete(k.vacant, obj.GetUID())
+	key := client.ObjectKeyFromObject(obj)
+	if p, ok := k.patches[key]; ok && p.uid == obj.GetUID() {
+		delete(k.patches, key)
+	}
 }
 
 // expectPatch records, when the kind's controller filters events, the

@@ -1,6 +1,8 @@
 package adapter
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -174,6 +176,65 @@ func TestEventFilter(t *testing.T) {
 				got.Pass = append(got.Pass, f.Update(event.UpdateEvent{ObjectOld: e[0], ObjectNew: e[1]}))
 			}
 			_, got.Expected = k.patches[key]
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestEventFilterForgetsDeleted: a delete event passes, and the Kind
+// forgets the deleted object's vacant key and expected patch, and nothing
+// of another object's, so that a managed resource deleted before its
+// create leaves nothing behind for the life of the process.
+func TestEventFilterForgetsDeleted(t *testing.T) {
+	obj := func(name string, uid types.UID) *unstructured.Unstructured {
+		u := &unstructured.Unstructured{}
+		u.SetNamespace("team-a")
+		u.SetName(name)
+		u.SetUID(uid)
+		return u
+	}
+	type held struct {
+		Vacant  map[types.UID]string
+		Patches []types.NamespacedName
+	}
+	cases := map[string]struct {
+		reason  string
+		deleted *unstructured.Unstructured
+		want    held
+	}{
+		"Deleted": {
+			reason:  "The deleted object's vacant key and patch are forgotten; the other object's stay.",
+			deleted: obj("a", "uid-a"),
+			want:    held{Vacant: map[types.UID]string{"uid-b": "key-b"}, Patches: []types.NamespacedName{{Namespace: "team-a", Name: "b"}}},
+		},
+		"Recreated": {
+			reason:  "An object deleted under a name whose patch is another object's leaves that patch.",
+			deleted: obj("b", "uid-old"),
+			want: held{Vacant: map[types.UID]string{"uid-a": "key-a", "uid-b": "key-b"},
+				Patches: []types.NamespacedName{{Namespace: "team-a", Name: "a"}, {Namespace: "team-a", Name: "b"}}},
+		},
+	}
+	for n, tc := range cases {
+		t.Run(n, func(t *testing.T) {
+			k := &Kind{keyResource: "fake_record", vacant: map[types.UID]string{}}
+			f := k.EventFilter()
+			for _, o := range []struct {
+				name string
+				uid  types.UID
+			}{{"a", "uid-a"}, {"b", "uid-b"}} {
+				k.ObservedKey(obj(o.name, o.uid), "key-"+o.name, true)
+				k.expectPatch(types.NamespacedName{Namespace: "team-a", Name: o.name}, boundPatch{uid: o.uid, name: "n"})
+			}
+			if !f.Delete(event.DeleteEvent{Object: tc.deleted}) {
+				t.Errorf("%s\nthe delete event was dropped; want it to pass", tc.reason)
+			}
+			got := held{Vacant: k.vacant}
+			for key := range k.patches {
+				got.Patches = append(got.Patches, key)
+			}
+			slices.SortFunc(got.Patches, func(x, y types.NamespacedName) int { return strings.Compare(x.String(), y.String()) })
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
