@@ -39,19 +39,28 @@ type ObserveFunc func(ctx context.Context, obj *unstructured.Unstructured, args 
 // provider config), so that case is a lookup error and stays unresolved.
 func ObserveFinder(observe ObserveFunc) recovery.Finder {
 	return recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-		name := c.Intent.ExternalName
-		if name == "" {
-			return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
-		}
-		if c.Object == nil {
-			return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
-		}
-		obj, args, err := createObject(c)
-		if err != nil {
-			return nil, err
-		}
-		return observe(ctx, obj, args, name)
+		return observeCandidate(ctx, c, observe, false)
 	})
+}
+
+// observeCandidate observes the candidate's managed resource, as its
+// create sent it, at the external name its intent recorded, through
+// observe. An intent with no external name is an error unless fromSpec
+// (a kind whose spec alone determines its ID); a deleted managed resource
+// always is: there is nothing to observe as.
+func observeCandidate(ctx context.Context, c *recovery.Candidate, observe ObserveFunc, fromSpec bool) ([]recovery.ExternalResource, error) {
+	name := c.Intent.ExternalName
+	if name == "" && !fromSpec {
+		return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
+	}
+	if c.Object == nil {
+		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
+	}
+	obj, args, err := createObject(c)
+	if err != nil {
+		return nil, err
+	}
+	return observe(ctx, obj, args, name)
 }
 
 // ObservedResource returns what an observation of a managed resource by
@@ -218,18 +227,7 @@ type nameKind struct {
 // find is the observe-by-name Finder (ObserveFinder). A resource found at
 // the intent's VacantKey carries the key's other claimants.
 func (n *nameKind) find(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
-	name := c.Intent.ExternalName
-	if name == "" && !n.fromSpec {
-		return nil, fmt.Errorf("cannot look up %s by external name: none was known before the create", c.Intent.Resource)
-	}
-	if c.Object == nil {
-		return nil, fmt.Errorf("cannot observe %s: the managed resource was deleted", c.Intent.Resource)
-	}
-	obj, args, err := createObject(c)
-	if err != nil {
-		return nil, err
-	}
-	found, err := n.observe(c)(ctx, obj, args, name)
+	found, err := observeCandidate(ctx, c, n.observe(c), n.fromSpec)
 	if err != nil || len(found) == 0 || n.claims == nil || c.Intent.VacantKey == "" || found[0].AtKey() != c.Intent.VacantKey {
 		return found, err
 	}
