@@ -78,31 +78,13 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *config.Reso
 
 // externalNameFromState returns the external name of the resource whose
 // state attributes are attrs: r's GetExternalNameFn of attrs, as upjet's
-// connectors derive it (setExternalName), or the "id" attribute when r
-// has no GetExternalNameFn. No attributes, and an "id" attribute that is
-// null or empty, give "" and no error: no name yet. An id that is not a
-// string is an error.
+// connectors derive it (setExternalName), or the "id" attribute when r has
+// none (adapter.ExternalNameOfState).
 func externalNameFromState(r *config.Resource, attrs map[string]any) (string, error) {
-	if attrs == nil {
-		return "", nil
+	if r == nil || r.ExternalName.GetExternalNameFn == nil {
+		return adapter.ExternalNameOfState(attrs, nil)
 	}
-	if v, ok := attrs["id"]; ok {
-		switch id := v.(type) {
-		case nil:
-			return "", nil
-		case string:
-			if id == "" {
-				return "", nil
-			}
-		default:
-			return "", fmt.Errorf("the id attribute is a %T, not a string", v)
-		}
-	}
-	if r != nil && r.ExternalName.GetExternalNameFn != nil {
-		return r.ExternalName.GetExternalNameFn(attrs)
-	}
-	id, _ := attrs["id"].(string)
-	return id, nil
+	return adapter.ExternalNameOfState(attrs, r.ExternalName.GetExternalNameFn)
 }
 
 // errNoSchema is the error of a kind whose upjet configuration carries no
