@@ -36,6 +36,44 @@ func LogWrites(log *zap.Logger) transport.WrapperFunc {
 	}
 }
 
+// LogReads returns a transport wrapper that logs every read request (GET,
+// a LIST and a WATCH included) to the API server: method, path, query and
+// status, as "API read". What each one is lies in its path (a collection
+// or one object) and query (watch=true; resourceVersion=0 for an
+// informer's LIST served from the watch cache): a measuring aid for
+// attributing a pass's LISTs (docs/cost-of-safety.md).
+func LogReads(log *zap.Logger) transport.WrapperFunc {
+	return func(rt http.RoundTripper) http.RoundTripper {
+		return roundTripperFunc(func(req *http.Request) (*http.Response, error) {
+			resp, err := rt.RoundTrip(req)
+			if req.Method == http.MethodGet {
+				status := 0
+				if resp != nil {
+					status = resp.StatusCode
+				}
+				log.Info("API read", zap.String("path", req.URL.Path), zap.String("query", req.URL.RawQuery), zap.Int("status", status))
+			}
+			return resp, err
+		})
+	}
+}
+
+// LogRequests returns the transport wrapper of the --log-api-writes and
+// --log-api-reads flags, nil when neither is set.
+func LogRequests(log *zap.Logger, writes, reads bool) transport.WrapperFunc {
+	var ws []transport.WrapperFunc
+	if writes {
+		ws = append(ws, LogWrites(log.Named("api-writes")))
+	}
+	if reads {
+		ws = append(ws, LogReads(log.Named("api-reads")))
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	return transport.Wrappers(ws...)
+}
+
 type roundTripperFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripperFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

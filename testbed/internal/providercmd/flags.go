@@ -63,6 +63,9 @@ type Options struct {
 	// LogAPIWrites logs every write request to the API server, for tests
 	// that count API writes per create.
 	LogAPIWrites bool
+	// LogAPIReads logs every read request to the API server, for
+	// attributing a recovery pass's LISTs.
+	LogAPIReads bool
 	// Scale holds the scale-out flags (see scaleout.go).
 	Scale ScaleOutFlags
 	// ReconcileTimeout is the managed reconcilers' timeout.
@@ -100,6 +103,7 @@ func ParseFlags(args []string, out io.Writer, addFlags func(*flag.FlagSet)) (Opt
 	fs.IntVar(&o.RecoveryConcurrency, "recovery-concurrency", 16, "How many intents a recovery pass resolves at once. Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.DeleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID (never crossplane tags alone, never a look-alike). Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.LogAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
+	fs.BoolVar(&o.LogAPIReads, "log-api-reads", false, "Log every read request (GET, LIST, WATCH) to the API server at info level, with its query.")
 	fs.Float64Var(&o.KubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
 	fs.IntVar(&o.KubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
 	fs.StringVar(&o.Scale.ShardName, "shard-name", "", "Serve only the label shard of this name: the cache lists and watches only managed resources labelled --shard-label=NAME, and leader election (with --leader-election) is per shard.")

@@ -132,8 +132,8 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		return err
 	}
 	cfg.QPS, cfg.Burst = float32(o.KubeQPS), o.KubeBurst
-	if o.LogAPIWrites {
-		cfg.WrapTransport = providercmd.LogWrites(zl.Named("api-writes"))
+	if w := providercmd.LogRequests(zl, o.LogAPIWrites, o.LogAPIReads); w != nil {
+		cfg.WrapTransport = w
 	}
 
 	var findersOptions []upjetv2.FindersOption
