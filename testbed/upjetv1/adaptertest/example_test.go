@@ -63,7 +63,9 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapte
 	// snippet:controller begin
 	// A nil ij gives a nil Kind, whose Wrap methods return their argument.
 	k := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore,
-		upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")))
+		upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")),
+		// The external name upjet derives from the state, not the raw ID.
+		upjetv1.WithConfiguredExternalName(o.OperationTrackerStore, cfg))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind),
 		tjcontroller.WithEventHandler(eventHandler))
 	connector := k.WrapConnecter(tjcontroller.NewTerraformPluginSDKAsyncConnector(
