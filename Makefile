@@ -15,7 +15,14 @@ FUZZ_TARGETS := \
 	./recovery/terraform:FuzzParseDiagnostics \
 	./recovery/strategy:FuzzDecodeKinds \
 	./recovery/strategy:FuzzDecodeTemplates \
-	./internal/failpoint:FuzzParse
+	./internal/failpoint:FuzzParse \
+	./adapter/upjetv2:FuzzFrameworkStateID \
+	./adapter/upjetv2:FuzzFrameworkAttributes \
+	./adapter/upjetv2:FuzzSDKAttributes
+# V1_FUZZ_TARGETS are the legacy line's, run in its workspace (v1.work).
+V1_FUZZ_TARGETS := \
+	./adapter/upjetv1:FuzzFrameworkAttributes \
+	./adapter/upjetv1:FuzzSDKAttributes
 
 # DEMO_LINE is the crossplane line `make demo` runs: v2, v2-generated or v1.
 DEMO_LINE ?= v2
@@ -168,7 +175,12 @@ fuzz:
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz: $$name in $$pkg for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+		$(V2) $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
+	@for t in $(V1_FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz: $$name in $$pkg for $(FUZZTIME) (v1)"; \
+		$(V1) $(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
 ## crashtest: the long form of the crash matrix on each line (v2 namespaced,

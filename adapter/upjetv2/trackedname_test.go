@@ -203,3 +203,49 @@ func TestGoValue(t *testing.T) {
 		t.Error("goValue(unknown): no error, want one")
 	}
 }
+
+// FuzzFrameworkAttributes checks that no framework state bytes, msgpack or
+// JSON, make the reader panic, and that what it reads agrees with the
+// state's id: the callback runs outside upjet's panic handler.
+func FuzzFrameworkAttributes(f *testing.F) {
+	f.Add(fwRecordState(&testing.T{}, "zones/z/records/www/A").MsgPack, false)
+	f.Add([]byte(`{"id":"r-1","zone":"z","name":"www","type":"A","ttl":300,"weight":0.5,"enabled":true,"rrdatas":["192.0.2.1"],"tags":null}`), true)
+	f.Add([]byte{0xc0}, false)
+	f.Add([]byte(`null`), true)
+	f.Add([]byte(`[1]`), true)
+	r := &ujconfig.Resource{TerraformPluginFrameworkResource: fwRecord{}, ExternalName: ujconfig.TemplatedStringAsIdentifier("name", recordIDTemplate)}
+	f.Fuzz(func(t *testing.T, b []byte, isJSON bool) {
+		dv := &tfprotov6.DynamicValue{MsgPack: b}
+		if isJSON {
+			dv = &tfprotov6.DynamicValue{JSON: b}
+		}
+		attrs, err := frameworkAttributes(r, dv)
+		if err != nil || attrs == nil {
+			return
+		}
+		if id, ok := attrs["id"]; ok && id != nil {
+			if _, ok := id.(string); !ok {
+				t.Fatalf("frameworkAttributes(): id is a %T, want a string", id)
+			}
+		}
+		_, _ = externalNameFromState(r, attrs)
+	})
+}
+
+// FuzzSDKAttributes checks that no plugin SDK flatmap state makes the
+// reader panic: the callback runs outside upjet's panic handler.
+func FuzzSDKAttributes(f *testing.F) {
+	f.Add("zones/z/records/www/A", "ttl", "300", "tags.%", "1")
+	f.Add("x", "ttl", "not-a-number", "tags.%", "2")
+	f.Add("x", "tags.%", "-1", "tags.#", "1")
+	f.Add("", "zone", "", "", "")
+	r := &ujconfig.Resource{TerraformResource: sdkRecord, ExternalName: ujconfig.TemplatedStringAsIdentifier("name", recordIDTemplate)}
+	f.Fuzz(func(t *testing.T, id, k1, v1, k2, v2 string) {
+		st := &tfsdk.InstanceState{ID: id, Attributes: map[string]string{"id": id, "name": "www", k1: v1, k2: v2}}
+		attrs, err := sdkAttributes(r, st)
+		if err != nil {
+			return
+		}
+		_, _ = externalNameFromState(r, attrs)
+	})
+}
