@@ -57,8 +57,11 @@ type TerraformIDFunc func(obj client.Object) (string, error)
 
 // CreatedState is what a succeeded async create left for its callback to
 // settle with: the new resource's Terraform ID ("" when none is there),
-// and the annotations the line's own Observe sets beside the external
-// name from the same state. The callback's external-name patch carries
+// or, from a CreatedStateFunc that derives it from the state as upjet
+// does (the lines' WorkspaceKind and WithConfiguredExternalName), the
+// external name itself, which the Kind's WithExternalNameFromID, the
+// identity unless set, then leaves as it is; and the annotations the
+// line's own Observe sets beside the external name from the same state. The callback's external-name patch carries
 // those annotations too, so that the Observe after the create finds
 // nothing to write and makes none of its own (upjet's Terraform CLI
 // connector sets upjet.crossplane.io/provider-meta with the external
