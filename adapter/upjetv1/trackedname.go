@@ -81,7 +81,7 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *config.Reso
 // connectors derive it (setExternalName), or the "id" attribute when r has
 // none (adapter.ExternalNameOfState).
 func externalNameFromState(r *config.Resource, attrs map[string]any) (string, error) {
-	if r == nil || r.ExternalName.GetExternalNameFn == nil {
+	if r == nil {
 		return adapter.ExternalNameOfState(attrs, nil)
 	}
 	return adapter.ExternalNameOfState(attrs, r.ExternalName.GetExternalNameFn)
