@@ -67,20 +67,27 @@ func observeCandidate(ctx context.Context, c *recovery.Candidate, observe Observ
 // the external name name found, u being the resource's content after its
 // Observe and upToDate Observe's ResourceUpToDate: the resource with the
 // tags or labels status.atProvider reports. With args, the arguments the
-// create sent, it also says whether the resource matches them: upjet's
-// Observe plans the arguments against the resource's state, so
-// ResourceUpToDate means no argument the create set differs
-// (recovery.ArgsSame); otherwise the resource is recovery.ArgsDifferent,
-// with the top-level arguments whose observed values differ named
-// (recovery.CompareArgs). A weak proof adopts only the first
-// (recovery.Judge).
-func ObservedResource(u map[string]any, name string, args map[string]any, upToDate bool) recovery.ExternalResource {
+// create sent, it also says whether applying them would change the
+// resource: upjet's Observe plans the arguments against the resource's
+// state (Terraform's diff), so ResourceUpToDate means nothing would
+// change (recovery.ArgsSame); otherwise the resource is
+// recovery.ArgsDifferent. A weak proof adopts only the first
+// (recovery.Judge). The arguments that would change are named by
+// recovery.CompareArgs on the kind's schema s (an extra tag, a value for
+// an argument the create left unset); with s nil, or where Terraform's
+// diff and the schema's reading disagree, the entry says so.
+func ObservedResource(u map[string]any, name string, args map[string]any, upToDate bool, s *recovery.Schema) recovery.ExternalResource {
 	r := recovery.ExternalResource{ID: name, Tags: observedTags(u), Identifiers: observedIdentifiers(u)}
-	if args != nil {
-		r.Args = recovery.ArgsSame
-		if !upToDate {
-			atProvider, _, _ := unstructured.NestedMap(u, "status", "atProvider")
-			r.Args, r.ArgsDiffer = recovery.ArgsDifferent, recovery.CompareArgs(args, atProvider)
+	if args == nil {
+		return r
+	}
+	atProvider, _, _ := unstructured.NestedMap(u, "status", "atProvider")
+	c := recovery.CompareArgs(s, args, atProvider)
+	r.Args, r.ArgsNotCompared = recovery.ArgsSame, c.NotCompared
+	if !upToDate {
+		r.Args, r.ArgsDiffer = recovery.ArgsDifferent, c.Differ
+		if len(r.ArgsDiffer) == 0 {
+			r.ArgsDiffer = []string{"(the provider's diff plans a change that status.atProvider does not show)"}
 		}
 	}
 	return r
@@ -91,7 +98,12 @@ func ObservedResource(u map[string]any, name string, args map[string]any, upToDa
 // spec.forProvider, and those arguments; nil arguments, and the resource
 // as it is, when they cannot be known (the spec was edited and only their
 // digest was recorded): what is found is then left unchecked, and a weak
-// proof does not adopt it.
+// proof does not adopt it. The create's arguments hold what
+// spec.initProvider set (recovery.ArgsOf), so spec.initProvider is
+// emptied: upjet's Observe then compares those fields too (it leaves out
+// of its diff a field set only in initProvider), and the kind's GetIDFn
+// sees them whatever management policies the lookup's connector runs
+// with.
 func createObject(c *recovery.Candidate) (*unstructured.Unstructured, map[string]any, error) {
 	obj := c.Object.DeepCopy()
 	args, err := c.CreateArgs()
@@ -104,6 +116,7 @@ func createObject(c *recovery.Candidate) (*unstructured.Unstructured, map[string
 	if err := unstructured.SetNestedField(obj.Object, runtime.DeepCopyJSONValue(args), "spec", "forProvider"); err != nil {
 		return nil, nil, wrap(err, "cannot set the create's arguments")
 	}
+	unstructured.RemoveNestedField(obj.Object, "spec", "initProvider")
 	return obj, args, nil
 }
 
@@ -252,6 +265,11 @@ func (t *templateKind) probe(ctx context.Context, mg client.Object) (string, boo
 	if err != nil {
 		return "", false, wrap(err, "cannot convert the managed resource")
 	}
+	// Observed as the create will send it: initProvider's fields too.
+	if err := unstructured.SetNestedField(u, recovery.ArgsOf(u), "spec", "forProvider"); err != nil {
+		return "", false, wrap(err, "cannot set the create's arguments")
+	}
+	unstructured.RemoveNestedField(u, "spec", "initProvider")
 	found, err := t.observe(ctx, &unstructured.Unstructured{Object: u}, nil, id)
 	if err != nil {
 		return "", false, err

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -36,15 +35,56 @@ import (
 // resource's spec no longer has it.
 var ErrArgsUnknown = errors.New("the arguments the create sent are not known")
 
-// ArgsOf returns the arguments of the managed resource obj (its
-// unstructured content): spec.forProvider, or an empty map when it has
-// none.
+// ArgsOf returns the arguments the create of the managed resource obj
+// (its unstructured content) sends: spec.forProvider merged over
+// spec.initProvider, as upjet's connectors merge them with management
+// policies on (the default of provider-upjet-aws, -gcp and -azure): a
+// field set only in initProvider is sent with the create, and a field set
+// in both takes forProvider's value. Empty lists and maps, and nulls, are
+// dropped, as the API server may keep them and a typed client drops them.
+// An empty map when it sets none.
 func ArgsOf(obj map[string]any) map[string]any {
+	fp, _, _ := unstructured.NestedMap(obj, "spec", "forProvider")
+	ip, _, _ := unstructured.NestedMap(obj, "spec", "initProvider")
+	out := mergeInit(fp, ip)
+	if pruned, _ := dropEmpty(out).(map[string]any); pruned != nil {
+		return pruned
+	}
+	return map[string]any{}
+}
+
+// mergeInit returns fp with what ip sets and fp does not: maps merge
+// key by key, any other value of fp wins.
+func mergeInit(fp, ip map[string]any) map[string]any {
+	out := make(map[string]any, len(fp)+len(ip))
+	for k, v := range ip {
+		out[k] = v
+	}
+	for k, v := range fp {
+		fm, fok := v.(map[string]any)
+		im, iok := out[k].(map[string]any)
+		if fok && iok {
+			out[k] = mergeInit(fm, im)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// legacyDigest is the digest earlier versions recorded: spec.forProvider
+// alone, empty values kept. An intent begun by one still vouches for an
+// unedited spec.
+func legacyDigest(obj map[string]any) (string, error) {
 	fp, _, _ := unstructured.NestedMap(obj, "spec", "forProvider")
 	if fp == nil {
 		fp = map[string]any{}
 	}
-	return fp
+	body, err := canonicalArgs(fp)
+	if err != nil {
+		return "", err
+	}
+	return digest(body), nil
 }
 
 // RecordArgs returns what an intent records of the arguments of the
@@ -115,7 +155,11 @@ func (c *Candidate) CreateArgs() (map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if digest(body) != rec.Digest {
+	legacy, err := legacyDigest(c.Object.Object)
+	if err != nil {
+		return nil, err
+	}
+	if digest(body) != rec.Digest && legacy != rec.Digest {
 		return nil, fmt.Errorf("%w: %s's spec changed since its create began (generation %d then, %d now), and its intent recorded only their digest",
 			ErrArgsUnknown, c.Intent.Resource, rec.Generation, c.Object.GetGeneration())
 	}
@@ -129,67 +173,6 @@ func (c *Candidate) argsUnknown() string {
 		return "the lookup could not compare it with what the create sent: " + err.Error()
 	}
 	return ""
-}
-
-// CompareArgs compares the arguments a create sent with a resource's
-// observed attributes (for upjet, the observation's status.atProvider), by
-// top-level field: it returns the names of the fields sent that the
-// resource holds with another value, sorted. Only what the create set is
-// compared: a field the observation does not report (a write-only or
-// sensitive argument) is skipped, and so is, inside a nested block, an
-// attribute the create did not set (a computed one the cloud filled in).
-// Scalars compare as JSON (300 equals 300.0); lists element by element,
-// with the same length; an empty list or map equals an absent one.
-func CompareArgs(sent, observed map[string]any) []string {
-	var differ []string
-	for k, want := range sent {
-		have, ok := observed[k]
-		if !ok {
-			continue
-		}
-		if !covers(normalized(want), normalized(have)) {
-			differ = append(differ, k)
-		}
-	}
-	slices.Sort(differ)
-	return differ
-}
-
-// covers reports whether have holds every value want sets. Both are
-// normalized JSON values.
-func covers(want, have any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		h, ok := have.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k, wv := range w {
-			hv, ok := h[k]
-			if !ok {
-				if wv == nil {
-					continue
-				}
-				return false
-			}
-			if !covers(wv, hv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		h, ok := have.([]any)
-		if !ok || len(h) != len(w) {
-			return false
-		}
-		for i := range w {
-			if !covers(w[i], h[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	return reflect.DeepEqual(want, have)
 }
 
 // jsonEqual compares two values as their JSON forms would: 300 equals
@@ -213,22 +196,31 @@ func normalized(v any) any {
 	return dropEmpty(out)
 }
 
+// dropEmpty returns v without nulls, empty lists and empty maps (as
+// values of a map; a list keeps its length), and nil for an empty v. It
+// copies what it changes.
 func dropEmpty(v any) any {
 	switch o := v.(type) {
 	case []any:
 		if len(o) == 0 {
 			return nil
 		}
+		out := make([]any, len(o))
 		for i := range o {
-			o[i] = dropEmpty(o[i])
+			out[i] = dropEmpty(o[i])
 		}
+		return out
 	case map[string]any:
-		if len(o) == 0 {
+		out := make(map[string]any, len(o))
+		for k, e := range o {
+			if e = dropEmpty(e); e != nil {
+				out[k] = e
+			}
+		}
+		if len(out) == 0 {
 			return nil
 		}
-		for k := range o {
-			o[k] = dropEmpty(o[k])
-		}
+		return out
 	}
 	return v
 }

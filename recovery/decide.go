@@ -85,7 +85,11 @@ type Decision struct {
 	Action string
 	// Adopt is the resource to bind to the managed resource (adopted).
 	Adopt *ExternalResource
-	// Orphans are proven-ours resources bound to no managed resource.
+	// Orphans are resources bound to no managed resource that the report
+	// lists one entry each: proven ours, or, for a deleted managed
+	// resource, what a weak proof would take for its create's but whose
+	// arguments differ (not proven ours: never deleted, as deletion needs
+	// a strong proof).
 	Orphans []ExternalResource
 	// LookAlikes are resources that carry this managed resource's
 	// crossplane tags but are proven not to be its. They are reported and
@@ -140,6 +144,8 @@ type judged struct {
 //	  and nothing of ours is found        the key, or something the lookup cannot see does
 //	MR deleted, ours found              orphan: report (delete only on a strong proof, under
 //	                                    the delete-orphans policy)
+//	MR deleted, what a weak proof       orphan (ArgumentsDiffer): report it, never touch it; not
+//	  would take for ours differs         proven absent, so never cleared
 //	MR deleted, nothing ours            cleared
 //
 // Look-alikes, whatever the outcome, are named in the message and action
@@ -214,6 +220,20 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Outcome = OutcomeConflict
 		d.Action = fmt.Sprintf("look in the cloud for a %s created after %s without its crossplane tags: if it is there, set the annotation crossplane.io/external-name=<its ID> on %s/%s to adopt it; then, or if nothing is there, remove crossplane.io/paused (with no external name set, the create runs again)",
 			ref.Kind, c.NotBefore().UTC().Format(time.RFC3339), strings.ToLower(ref.Kind), ref.Name)
+	case c.Deleted() && len(differing(all, blocking)) > 0:
+		// What a weak proof would take for the create's differs from what
+		// it sent: someone else's, or the create's own changed since. It
+		// is not proven absent, so the intent is not cleared silently:
+		// the entry names it for an operator, and nothing touches it.
+		differ := differing(all, blocking)
+		d.Outcome, d.Reason = OutcomeOrphan, ReasonArgsDiffer
+		d.Message = fmt.Sprintf("%s was deleted while its create was in flight; %s, which a weak proof would take for its create's, remains, but %s: it may be someone else's, or the create's own changed since. It was left untouched",
+			ref, ids(differ), argsDiffer(differ))
+		d.Action = fmt.Sprintf("inspect %s: if %s's create made it, delete it; otherwise leave it to whoever made it", ids(differ), ref)
+		d.Orphans = differ
+		d.LookAlikes = slices.DeleteFunc(d.LookAlikes, func(r ExternalResource) bool {
+			return slices.ContainsFunc(differ, func(x ExternalResource) bool { return x.ID == r.ID })
+		})
 	case len(owned) == 0 && len(blocking) == 0, c.Deleted():
 		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
 		// A constant: a pass over 100,000 intents keeps every entry, and
@@ -287,7 +307,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	for _, j := range all {
 		f := Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
 			Proof: string(j.v.Proof), Weak: j.v.Proof.Weak(), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs,
-			Arguments: string(j.r.Args), ArgumentsDiffer: slices.Clone(j.r.ArgsDiffer)}
+			Arguments: string(j.r.Args), ArgumentsDiffer: slices.Clone(j.r.ArgsDiffer), ArgumentsNotCompared: slices.Clone(j.r.ArgsNotCompared)}
 		f.Adopted = d.Adopt != nil && d.Adopt.ID == j.r.ID
 		d.Found = append(d.Found, f)
 	}

@@ -73,6 +73,8 @@ func TestDecide(t *testing.T) {
 		"DeletedOurs":     {"ours left by a deleted MR are orphans", true, []ExternalResource{ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeOrphan, ReasonMRDeleted, "", []string{"net-1", "net-2"}},
 		"DeletedNothing":  {"a deleted MR that created nothing is cleared", true, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
 		"DeletedTheirs":   {"a deleted MR and a foreign resource: nothing of ours to report", true, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
+		"DeletedDiffers": {"a deleted MR's weakly proven resource that differs is reported, never cleared", true,
+			[]ExternalResource{{ID: "net-9", Tags: ourTags, CreatedAt: t1, Args: ArgsDifferent, ArgsDiffer: []string{"tags"}}}, nil, ModeAdopt, OutcomeOrphan, ReasonArgsDiffer, "", []string{"net-9"}},
 		"ReportOnly":      {"report-only never adopts and keeps the create blocked", false, []ExternalResource{ours("net-1", t1)}, nil, ModeReportOnly, OutcomeUnresolved, ReasonReportOnly, "", nil},
 		"ReportOnlyClear": {"report-only still clears when nothing exists", false, nil, nil, ModeReportOnly, OutcomeCleared, ReasonNothingCreated, "", nil},
 	}

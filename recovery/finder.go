@@ -137,16 +137,23 @@ type ExternalResource struct {
 	// observation reports (its arn, self link, id), where the Finder
 	// observed it: what a listed identifier is verified against.
 	Identifiers []string
-	// Args says whether the resource matches the arguments the candidate's
-	// create sent (Candidate.CreateArgs), where the Finder compared them:
-	// the provider's own Observe does, through a plan of those arguments
-	// against the resource's state. A weak proof (Proof.Weak) adopts only
-	// a resource whose arguments are ArgsSame; one whose arguments are
-	// ArgsDifferent someone else made, and it is never touched.
+	// Args says whether applying the arguments the candidate's create
+	// sent (Candidate.CreateArgs) to the resource would change it, where
+	// the Finder compared them (see "What a match is" in argschema.go):
+	// the provider's own Observe does, and the Terraform importer, through
+	// a plan of those arguments against the resource's state; any other
+	// Finder through CompareArgs on the resource's Schema. A weak proof
+	// (Proof.Weak) adopts only a resource whose arguments are ArgsSame;
+	// one whose arguments are ArgsDifferent someone else made, and it is
+	// never touched.
 	Args ArgsMatch
-	// ArgsDiffer names the arguments that differ, where the Finder can
-	// tell (top-level fields of spec.forProvider).
+	// ArgsDiffer names the arguments that would change (top-level fields
+	// of spec.forProvider), an extra tag or an argument the create left
+	// unset among them.
 	ArgsDiffer []string
+	// ArgsNotCompared names the arguments the create set that could not
+	// be compared (sensitive, or write-only).
+	ArgsNotCompared []string
 }
 
 // AtKey returns the key the resource sits at: Key, else ID.

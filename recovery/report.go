@@ -209,8 +209,14 @@ type Found struct {
 	// create sent: "match", "differ", or empty when the lookup did not
 	// compare them.
 	Arguments string `json:"arguments,omitempty"`
-	// ArgumentsDiffer names the arguments that differ, where known.
+	// ArgumentsDiffer names the arguments that applying the create's would
+	// change, where known: an extra tag, or a value for an argument the
+	// create left unset, differs too.
 	ArgumentsDiffer []string `json:"argumentsDiffer,omitempty"`
+	// ArgumentsNotCompared names the arguments the create set that could
+	// not be compared (sensitive or write-only: the read does not report
+	// them).
+	ArgumentsNotCompared []string `json:"argumentsNotCompared,omitempty"`
 	// LookAlike is true for a resource that carries the managed resource's
 	// crossplane tags but is proven not to be its (another cluster's, or
 	// older than the create). It is never adopted, imported or deleted.

@@ -29,7 +29,7 @@ import (
 // lookup's state never answers the next.
 func NewObserveFinder(connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, newManaged func() resource.Managed) recovery.Finder {
 	return adapter.ObserveFinder(func(ctx context.Context, obj *unstructured.Unstructured, args map[string]any, name string) ([]recovery.ExternalResource, error) {
-		return ObserveCreate(ctx, connector, store, obj, args, newManaged(), name)
+		return ObserveCreate(ctx, connector, store, obj, args, nil, newManaged(), name)
 	})
 }
 
@@ -42,15 +42,17 @@ func NewObserveFinder(connector managed.ExternalConnecter, store *tjcontroller.O
 // connector's own OperationTrackerStore, before it returns. The key probe
 // uses it; recovery's lookups use ObserveCreate.
 func ObserveAs(ctx context.Context, connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
-	return ObserveCreate(ctx, connector, store, obj, nil, mg, name)
+	return ObserveCreate(ctx, connector, store, obj, nil, nil, mg, name)
 }
 
 // ObserveCreate is ObserveAs for a recovery lookup: obj carries in
 // spec.forProvider the arguments args the create sent, so that the
 // provider's own comparison of spec and state says whether what it finds
 // is what the create sent (adapter.ObservedResource). With args nil (not
-// known), the resource is returned unchecked.
-func ObserveCreate(ctx context.Context, connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, args map[string]any, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
+// known), the resource is returned unchecked. s, the kind's schema
+// (sdkschema.Of its config.Resource's TerraformResource), names the
+// arguments that would change; nil names none.
+func ObserveCreate(ctx context.Context, connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, args map[string]any, s *recovery.Schema, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
 		return nil, fmt.Errorf("cannot convert the managed resource: %w", err)
 	}
@@ -87,7 +89,7 @@ func ObserveCreate(ctx context.Context, connector managed.ExternalConnecter, sto
 	if n := meta.GetExternalName(mg); n != "" {
 		name = n
 	}
-	r := adapter.ObservedResource(u, name, args, obs.ResourceUpToDate)
+	r := adapter.ObservedResource(u, name, args, obs.ResourceUpToDate, s)
 	if key != name {
 		r.Key = key
 	}

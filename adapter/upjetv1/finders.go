@@ -24,6 +24,7 @@ import (
 	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
@@ -119,8 +120,9 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 				},
 			}
 			if conn, inProcess := newConnector(kube, setup, r, store); inProcess {
+				s := sdkschema.Of(r.TerraformResource)
 				k.Observe = func(ctx context.Context, obj *unstructured.Unstructured, args map[string]any, name string) ([]recovery.ExternalResource, error) {
-					return ObserveCreate(ctx, conn, store, obj, args, newManaged(), name)
+					return ObserveCreate(ctx, conn, store, obj, args, s, newManaged(), name)
 				}
 			}
 			kinds = append(kinds, k)

@@ -54,7 +54,9 @@ var staleFiles = []string{"terraform.tfstate", "terraform.tfstate.backup", ".ter
 // imported, the finder only reads. What a plan read becomes the resource
 // found: its external name upjet's GetExternalNameFn makes of the
 // attributes, its tags, and, where only a weak proof could make it the
-// create's, its attributes compared with the create's arguments.
+// create's, whether applying the create's arguments (every one, as upjet
+// writes main.tf.json) would change it: a second plan of those arguments
+// against the imported state, never applied (recovery/terraform).
 //
 // dir must be this process's own, never upjet's per-UID workspaces
 // ($TMPDIR/<uid>): the plans run there with locking, and a group's
@@ -139,6 +141,10 @@ func (t *terraformCLI) lookup(kube client.Client, setup terraform.SetupFn, r *co
 		if q.attrs, err = requiredValues(required, params); err != nil {
 			return nil, fmt.Errorf("cannot look up %s: %w", c.Intent.Resource, err)
 		}
+		// Every argument, as upjet writes main.tf.json: what a
+		// comparison plans against a resource only a weak proof makes
+		// the create's.
+		q.args = params
 		g, err := t.group(r.Name, required, tags, ts)
 		if err != nil {
 			return nil, err
@@ -177,7 +183,7 @@ func (t *terraformCLI) group(tfType string, required []string, tags string, ts t
 	}
 	g := &cliGroup{queries: map[*recovery.Candidate]cliQuery{}}
 	rt := tfrecovery.ResourceType{Type: tfType, Required: required, TagsAttribute: tags,
-		ImportID: g.importID, Attributes: g.attributes, ExternalName: g.externalName}
+		ImportID: g.importID, Attributes: g.attributes, Arguments: g.arguments, ExternalName: g.externalName}
 	opts := append(slices.Clip(t.opts), tfrecovery.WithReportOnly(true))
 	if g.im, err = tfrecovery.New(dir, t.cli, rt, opts...); err != nil {
 		return nil, err
@@ -202,6 +208,7 @@ type cliGroup struct {
 type cliQuery struct {
 	importID     string
 	attrs        map[string]any
+	args         map[string]any
 	externalName config.GetExternalNameFn
 }
 
@@ -238,6 +245,11 @@ func (g *cliGroup) importID(c *recovery.Candidate) (string, error) {
 func (g *cliGroup) attributes(c *recovery.Candidate) (map[string]any, error) {
 	q, err := g.query(c)
 	return q.attrs, err
+}
+
+func (g *cliGroup) arguments(c *recovery.Candidate) (map[string]any, error) {
+	q, err := g.query(c)
+	return q.args, err
 }
 
 // externalName is upjet's GetExternalNameFn of the kind on the attributes

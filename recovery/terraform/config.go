@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	tfjson "github.com/hashicorp/terraform-json"
 )
 
 // block is one generated resource block, with or without an import block.
@@ -16,6 +18,10 @@ type block struct {
 	name     string
 	importID string // empty: no import block (the resource is already in state)
 	attrs    map[string]any
+	// schema, when set, makes the block a comparison's: attrs are every
+	// argument of the create, written by the schema (nested blocks as
+	// blocks), with no ignore_changes.
+	schema *tfjson.SchemaBlock
 }
 
 // lineRange is the lines [from, to] of the generated file a block spans.
@@ -45,14 +51,15 @@ func renderConfig(typ string, blocks []block) (string, []lineRange, error) {
 			write(fmt.Sprintf("import {\n  to = %s\n  id = %s\n}\n\n", bl.address, hclString(bl.importID)))
 		}
 		write(fmt.Sprintf("resource %s %s {\n", hclString(typ), hclString(bl.name)))
-		for _, k := range slices.Sorted(maps.Keys(bl.attrs)) {
-			v, err := hclValue(bl.attrs[k])
-			if err != nil {
-				return "", nil, fmt.Errorf("cannot render argument %s of %s: %w", k, bl.address, err)
-			}
-			write(fmt.Sprintf("  %s = %s\n", k, v))
+		body, err := hclBody(bl.schema, bl.attrs, "  ")
+		if err != nil {
+			return "", nil, fmt.Errorf("cannot render %s: %w", bl.address, err)
 		}
-		write("\n  lifecycle {\n    ignore_changes = all\n  }\n}\n")
+		write(body)
+		if bl.schema == nil {
+			write("\n  lifecycle {\n    ignore_changes = all\n  }\n")
+		}
+		write("}\n")
 		ranges = append(ranges, lineRange{from: from, to: line - 1, address: bl.address})
 	}
 	return b.String(), ranges, nil
@@ -91,6 +98,43 @@ func hclString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// hclBody renders attrs as the body of a block at indent: each attribute
+// as name = value, and, where schema s says a name is a nested block, each
+// of its elements as a block of its own.
+func hclBody(s *tfjson.SchemaBlock, attrs map[string]any, indent string) (string, error) {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(attrs)) {
+		var nb *tfjson.SchemaBlockType
+		if s != nil {
+			nb = s.NestedBlocks[k]
+		}
+		if nb == nil {
+			v, err := hclValue(attrs[k])
+			if err != nil {
+				return "", fmt.Errorf("cannot render argument %s: %w", k, err)
+			}
+			fmt.Fprintf(&b, "%s%s = %s\n", indent, k, v)
+			continue
+		}
+		elems, ok := attrs[k].([]any)
+		if !ok {
+			return "", fmt.Errorf("cannot render block %s: a %T, not a list of objects", k, attrs[k])
+		}
+		for i, el := range elems {
+			m, ok := el.(map[string]any)
+			if !ok {
+				return "", fmt.Errorf("cannot render block %s[%d]: a %T, not an object", k, i, el)
+			}
+			inner, err := hclBody(nb.Block, m, indent+"  ")
+			if err != nil {
+				return "", fmt.Errorf("in block %s[%d]: %w", k, i, err)
+			}
+			fmt.Fprintf(&b, "%s%s {\n%s%s}\n", indent, k, inner, indent)
+		}
+	}
+	return b.String(), nil
 }
 
 // hclValue renders a JSON-like value (what terraform-json decodes) as HCL.

@@ -42,6 +42,7 @@ type Importer struct {
 	mu        sync.Mutex // serialises CLI runs and guards the fields below
 	initDone  bool
 	lastState *tfjson.State // from the latest show
+	schema    *tfjson.SchemaBlock // of rt.Type, read once (resourceSchema)
 
 	finderOnce sync.Once
 	finder     *Finder
@@ -165,6 +166,10 @@ func blockName(c *recovery.Candidate) string {
 type entry struct {
 	res   *Result
 	block block
+	// found is what the batch's plan read; compared says a comparison
+	// plan has set its Args (compare), so a later round does not repeat it.
+	found    recovery.ExternalResource
+	compared bool
 }
 
 // ImportBatch resolves candidates of the Importer's resource type in batches

@@ -1,19 +1,18 @@
 package terraform
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
-	"github.com/hashicorp/terraform-exec/tfexec"
 	tfjson "github.com/hashicorp/terraform-json"
 	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // resolve imports pending, splitting it when an error names no candidate.
@@ -49,7 +48,7 @@ func (im *Importer) resolve(ctx context.Context, pending []*entry, budget *int) 
 		if err != nil {
 			return err
 		}
-		removed, err := im.checkPlan(plan, pending)
+		removed, err := im.checkPlan(ctx, plan, pending)
 		if err != nil {
 			return err
 		}
@@ -77,40 +76,11 @@ type planRun struct {
 // plans it into planName. An error means the run could not be attempted
 // or was cancelled; a failed plan is in the planRun.
 func (im *Importer) plan(ctx context.Context, pending []*entry) (planRun, error) {
-	held := im.heldBlocks()
-	blocks := make([]block, 0, len(held)+len(pending))
-	blocks = append(blocks, held...)
-	for _, e := range pending {
-		blocks = append(blocks, e.block)
+	blocks := make([]block, len(pending))
+	for i, e := range pending {
+		blocks[i] = e.block
 	}
-	content, ranges, err := renderConfig(im.rt.Type, blocks)
-	if err != nil {
-		return planRun{}, fmt.Errorf("terraform: %w", err)
-	}
-	if err := writeFileAtomic(filepath.Join(im.dir, im.genFile), []byte(content)); err != nil {
-		return planRun{}, err
-	}
-	planPath := filepath.Join(im.dir, planName)
-	_ = os.Remove(planPath)
-	var out bytes.Buffer
-	opts := []tfexec.PlanOption{tfexec.Out(planName), tfexec.Parallelism(im.o.parallelism), tfexec.LockTimeout("0s")}
-	for _, e := range pending {
-		if im.o.targets {
-			opts = append(opts, tfexec.Target(e.block.address))
-		}
-	}
-	t0 := time.Now()
-	_, planErr := im.tf.PlanJSON(ctx, &out, opts...)
-	im.ran("plan", t0, len(pending))
-	im.observed("plan", out.Bytes())
-	if err := im.cancelled(ctx, planErr); err != nil {
-		return planRun{}, err
-	}
-	diags := errorsOf(ParseJSONDiagnostics(out.Bytes()))
-	if planErr != nil && len(diags) == 0 {
-		diags = errorsOf(ParseTextDiagnostics(planErr.Error()))
-	}
-	return planRun{ranges: ranges, diags: diags, err: planErr}, nil
+	return im.planConfig(ctx, blocks, planName, im.o.targets)
 }
 
 // attribute gives each error diagnostic of a failed plan to the candidate
@@ -194,10 +164,12 @@ func planBudget(n int) int {
 	return 8 + 8*bits.Len(uint(n))
 }
 
-// checkPlan classifies the planned imports. It returns the entries that
-// must leave the batch (conflicts, unsafe changes), and an error when the
-// plan would change anything outside the batch.
-func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]bool, error) {
+// checkPlan classifies the planned imports. A resource only a weak proof
+// makes its candidate's is first compared with the create's arguments
+// (compare: a plan of its own, once per entry). It returns the entries
+// that must leave the batch (conflicts, unsafe changes), and an error
+// when the plan would change anything outside the batch.
+func (im *Importer) checkPlan(ctx context.Context, plan *tfjson.Plan, pending []*entry) (map[*entry]bool, error) {
 	changes := map[string]*tfjson.ResourceChange{}
 	for _, rc := range plan.ResourceChanges {
 		changes[rc.Address] = rc
@@ -211,6 +183,7 @@ func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]b
 		}
 	}
 	removed := map[*entry]bool{}
+	var toCompare []*entry
 	for _, e := range pending {
 		rc := changes[e.block.address]
 		switch {
@@ -237,11 +210,32 @@ func (im *Importer) checkPlan(plan *tfjson.Plan, pending []*entry) (map[*entry]b
 			}
 			found.ID = name
 		}
-		compareArgs(e.res.Candidate, &found, rc.Change.After)
-		im.classify(e.res, found)
-		if e.res.Status == StatusConflict || e.res.Status == StatusFound && !im.o.reportOnly {
-			removed[e] = true
+		if e.compared {
+			found.Args, found.ArgsDiffer, found.ArgsNotCompared = e.found.Args, e.found.ArgsDiffer, e.found.ArgsNotCompared
+		}
+		e.found = found
+		if !e.compared && recovery.NeedsArgsCheck(e.res.Candidate, found) {
+			toCompare = append(toCompare, e)
+			continue
+		}
+		im.decideEntry(e, removed)
+	}
+	if len(toCompare) > 0 {
+		if err := im.compare(ctx, toCompare); err != nil {
+			return nil, err
+		}
+		for _, e := range toCompare {
+			im.decideEntry(e, removed)
 		}
 	}
 	return removed, nil
+}
+
+// decideEntry classifies e's found resource, and marks in removed an entry
+// that leaves the batch: a conflict, or one found but not to be imported.
+func (im *Importer) decideEntry(e *entry, removed map[*entry]bool) {
+	im.classify(e.res, e.found)
+	if e.res.Status == StatusConflict || e.res.Status == StatusFound && !im.o.reportOnly {
+		removed[e] = true
+	}
 }

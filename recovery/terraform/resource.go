@@ -2,7 +2,6 @@ package terraform
 
 import (
 	"fmt"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -26,6 +25,12 @@ type ResourceType struct {
 	// Attributes returns the values of the Required arguments for a
 	// candidate. Nil means DefaultAttributes(Required).
 	Attributes func(c *recovery.Candidate) (map[string]any, error)
+	// Arguments returns every argument the candidate's create sent, in
+	// Terraform's names: what a comparison plans against a resource only
+	// a weak proof makes the candidate's. Nil means the candidate's
+	// recorded arguments (recovery.Candidate.CreateArgs) with upjet's
+	// names resolved on the resource type's schema.
+	Arguments func(c *recovery.Candidate) (map[string]any, error)
 	// TagsAttribute is the attribute that holds the resource's tags
 	// (default "tags").
 	TagsAttribute string
@@ -64,7 +69,7 @@ func DefaultAttributes(required []string) func(c *recovery.Candidate) (map[strin
 		out := make(map[string]any, len(required))
 		for _, k := range required {
 			if c.Object != nil {
-				if v, ok, _ := unstructured.NestedFieldCopy(c.Object.Object, "spec", "forProvider", lowerCamel(k)); ok && v != nil {
+				if v, ok, _ := unstructured.NestedFieldCopy(c.Object.Object, "spec", "forProvider", recovery.LowerCamel(k)); ok && v != nil {
 					out[k] = v
 					continue
 				}
@@ -77,14 +82,4 @@ func DefaultAttributes(required []string) func(c *recovery.Candidate) (map[strin
 		}
 		return out, nil
 	}
-}
-
-func lowerCamel(s string) string {
-	parts := strings.Split(s, "_")
-	for i := 1; i < len(parts); i++ {
-		if parts[i] != "" {
-			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
-		}
-	}
-	return strings.Join(parts, "")
 }

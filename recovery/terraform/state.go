@@ -38,31 +38,6 @@ func (im *Importer) external(values any, fallbackID string) recovery.ExternalRes
 	return r
 }
 
-// compareArgs compares a planned import that only a weak proof could make
-// the candidate's with the arguments its create sent (recovery.Candidate.
-// CreateArgs, whose fields are upjet's lowerCamelCase spellings of the
-// Terraform arguments), on the attributes the plan read from the cloud.
-// Arguments that cannot be known leave it unchecked: then neither recovery
-// nor the importer adopts it on a weak proof.
-func compareArgs(c *recovery.Candidate, r *recovery.ExternalResource, values any) {
-	if !recovery.NeedsArgsCheck(c, *r) {
-		return
-	}
-	args, err := c.CreateArgs()
-	if err != nil {
-		return
-	}
-	m, _ := values.(map[string]any)
-	attrs := make(map[string]any, len(m))
-	for k, v := range m {
-		attrs[lowerCamel(k)] = v
-	}
-	r.Args, r.ArgsDiffer = recovery.ArgsSame, nil
-	if differ := recovery.CompareArgs(args, attrs); len(differ) > 0 {
-		r.Args, r.ArgsDiffer = recovery.ArgsDifferent, differ
-	}
-}
-
 // show reads the state and returns the generated blocks' resources.
 func (im *Importer) show(ctx context.Context) (heldState, error) {
 	if raw, err := os.ReadFile(filepath.Join(im.dir, stateFile)); err == nil && len(bytes.TrimSpace(raw)) > 0 && !json.Valid(raw) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/terraform"
@@ -535,6 +536,7 @@ func TestLookAlikesAndWeakProof(t *testing.T) {
 				base = 200
 			}
 			lookAlike, weak := candidate(base+1, ""), candidate(base+2, "")
+			withSent(t, weak, true)
 			theirs := lookAlike.ExpectedTags()
 			theirs[recovery.TagUID] = "uid-of-the-same-manifest-in-another-cluster"
 			lookAlike.Intent.ExternalName = createNetwork(t, r.fc.Client, lookAlike.Intent.Resource.Name, theirs)
@@ -568,4 +570,112 @@ func TestLookAlikesAndWeakProof(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWeakProofMatchIsAPlan: a weak proof imports only a resource to which
+// applying the create's arguments would change nothing, and the importer
+// asks Terraform: a plan of those arguments against the imported state.
+// The attacker's look-alikes hold everything the create sent and more: our
+// tags plus one of their own, or a value for an argument our spec left
+// unset. Neither is imported (each is a conflict: someone else's), each
+// names what differs, and neither is changed.
+func TestWeakProofMatchIsAPlan(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	im := r.importer(t, terraform.WithAdoptOnTags(true))
+	same, extraTag, unsetArg := candidate(301, ""), candidate(302, ""), candidate(303, "")
+	withSent(t, same, true)
+	withSent(t, extraTag, true)
+	withSent(t, unsetArg, false)
+	theirTags := extraTag.ExpectedTags()
+	theirTags["team"] = "theirs"
+	same.Intent.ExternalName = createNetwork(t, r.fc.Client, same.Intent.Resource.Name, same.ExpectedTags())
+	extraTag.Intent.ExternalName = createNetwork(t, r.fc.Client, extraTag.Intent.Resource.Name, theirTags)
+	unsetArg.Intent.ExternalName = createNetwork(t, r.fc.Client, unsetArg.Intent.Resource.Name, unsetArg.ExpectedTags())
+	before := map[string]fakecloud.Network{}
+	for _, c := range []*recovery.Candidate{same, extraTag, unsetArg} {
+		n, err := r.fc.Client.GetNetwork(ctx, c.Intent.ExternalName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[n.ID] = n
+	}
+	res, err := im.ImportBatch(ctx, []*recovery.Candidate{same, extraTag, unsetArg})
+	if err != nil {
+		t.Fatalf("ImportBatch: %v", err)
+	}
+	type outcome struct {
+		Status terraform.Status
+		Args   recovery.ArgsMatch
+		Differ []string
+	}
+	got := map[string]outcome{}
+	for _, rr := range res {
+		o := outcome{Status: rr.Status}
+		if rr.Resource != nil {
+			o.Args, o.Differ = rr.Resource.Args, rr.Resource.ArgsDiffer
+		}
+		got[rr.Candidate.Intent.Resource.Name] = o
+	}
+	want := map[string]outcome{
+		same.Intent.Resource.Name:     {Status: terraform.StatusImported, Args: recovery.ArgsSame},
+		extraTag.Intent.Resource.Name: {Status: terraform.StatusConflict, Args: recovery.ArgsDifferent, Differ: []string{"tags"}},
+		unsetArg.Intent.Resource.Name: {Status: terraform.StatusConflict, Args: recovery.ArgsDifferent, Differ: []string{"cidrBlock"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("status and comparison (-want +got):\n%s", diff)
+	}
+	var inState []string
+	for _, id := range r.stateIDs(t, im) {
+		inState = append(inState, id)
+	}
+	if diff := cmp.Diff([]string{same.Intent.ExternalName}, inState); diff != "" {
+		t.Errorf("IDs in state (-want +got):\n%s", diff)
+	}
+	for id, b := range before {
+		a, err := r.fc.Client.GetNetwork(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(b, a); diff != "" {
+			t.Errorf("network %s changed (-before +after):\n%s", id, diff)
+		}
+	}
+	// The decision the report carries names what differs.
+	for _, rr := range res {
+		if rr.Status != terraform.StatusConflict {
+			continue
+		}
+		d := recovery.Decide(rr.Candidate, []recovery.ExternalResource{*rr.Resource}, nil, recovery.Rules{Mode: recovery.ModeAdoptOnTags})
+		if d.Outcome != recovery.OutcomeConflict || d.Reason != recovery.ReasonArgsDiffer || !strings.Contains(d.Message, rr.Resource.ArgsDiffer[0]) {
+			t.Errorf("%s: Decide %s/%s %q, want conflict/%s naming %s", rr.Candidate.Intent.Resource.Name, d.Outcome, d.Reason, d.Message, recovery.ReasonArgsDiffer, rr.Resource.ArgsDiffer[0])
+		}
+	}
+}
+
+// withSent gives c's spec, and its intent's recorded arguments, what its
+// create sent: the name, the tags the create path adds (crossplane's), and,
+// with cidr, the CIDR block createNetwork gives every network.
+func withSent(t testing.TB, c *recovery.Candidate, cidr bool) {
+	t.Helper()
+	fp := map[string]any{"name": c.Intent.Resource.Name, "tags": toAny(c.ExpectedTags())}
+	if cidr {
+		fp["cidrBlock"] = "10.0.0.0/16"
+	}
+	if err := unstructured.SetNestedMap(c.Object.Object, fp, "spec", "forProvider"); err != nil {
+		t.Fatal(err)
+	}
+	args, err := recovery.RecordArgs(c.Object.Object, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Intent.Args = args
+}
+
+func toAny(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

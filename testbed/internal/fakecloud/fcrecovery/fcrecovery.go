@@ -15,10 +15,13 @@ import (
 	"net/url"
 	"strings"
 
+	sdk "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tfschema"
 )
 
 // The API groups and version of provider-fakecloud's managed resources,
@@ -103,11 +106,13 @@ func KindsCLI() []schema.GroupVersionKind {
 // the create sent (recovery.VerifyArgs): it reads the object by its ID and
 // compares its fields, which the fake cloud names as upjet names the
 // managed resource's spec.forProvider fields (zone, ttl, rrdatas,
-// cidrBlock, tags).
+// cidrBlock, tags), on the schema of the fake cloud's Terraform provider
+// (recovery.CompareArgs): whether applying what the create sent would
+// change the object.
 func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
-	rs := recovery.VerifyArgs(recordSetFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetRecordSet(ctx, id) }))
-	net := recovery.VerifyArgs(networkFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetNetwork(ctx, id) }))
-	addr := recovery.VerifyArgs(addressFinder(c), Matcher(func(ctx context.Context, id string) (any, error) { return c.GetAddress(ctx, id) }))
+	rs := recovery.VerifyArgs(recordSetFinder(c), Matcher(RecordSetSchema(), func(ctx context.Context, id string) (any, error) { return c.GetRecordSet(ctx, id) }))
+	net := recovery.VerifyArgs(networkFinder(c), Matcher(NetworkSchema(), func(ctx context.Context, id string) (any, error) { return c.GetNetwork(ctx, id) }))
+	addr := recovery.VerifyArgs(addressFinder(c), Matcher(AddressSchema(), func(ctx context.Context, id string) (any, error) { return c.GetAddress(ctx, id) }))
 	return map[schema.GroupKind]recovery.Finder{
 		RecordSet: rs, RecordSetNamespaced: rs, CLIRecordSet: rs, CLIRecordSetNamespaced: rs,
 		Network: net, NetworkNamespaced: net, CLINetwork: net, CLINetworkNamespaced: net,
@@ -115,10 +120,33 @@ func Finders(c *fakecloud.Client) map[schema.GroupKind]recovery.Finder {
 	}
 }
 
+// RecordSetSchema is the schema of the fake cloud's record sets, read from
+// its Terraform provider (fakecloud_record_set, tfschema).
+func RecordSetSchema() *recovery.Schema {
+	return sdkschema.Of(&sdk.Resource{Schema: tfschema.RecordSet()})
+}
+
+// NetworkSchema is the schema of the fake cloud's networks, read from its
+// Terraform provider (fakecloud_network, tfschema).
+func NetworkSchema() *recovery.Schema {
+	return sdkschema.Of(&sdk.Resource{Schema: tfschema.Network()})
+}
+
+// AddressSchema is the schema of the fake cloud's addresses, served by the
+// terraform-plugin-framework provider (fwprovider): name, tags and the
+// computed id.
+func AddressSchema() *recovery.Schema {
+	return &recovery.Schema{Attributes: map[string]*recovery.Attribute{
+		"id":   {Kind: recovery.KindScalar, Computed: true},
+		"name": {Kind: recovery.KindScalar, Required: true},
+		"tags": {Kind: recovery.KindMap, Optional: true},
+	}}
+}
+
 // Matcher returns the recovery.Matcher of a fake cloud kind whose objects
-// get reads by ID: the object's JSON fields compared with the create's
-// arguments (recovery.CompareArgs).
-func Matcher(get func(ctx context.Context, id string) (any, error)) recovery.Matcher {
+// get reads by ID: whether applying the create's arguments to the object
+// would change it, on the kind's schema s (recovery.CompareArgs).
+func Matcher(s *recovery.Schema, get func(ctx context.Context, id string) (any, error)) recovery.Matcher {
 	return recovery.MatcherFn(func(ctx context.Context, c *recovery.Candidate, r recovery.ExternalResource) (recovery.ArgsMatch, []string, error) {
 		args, err := c.CreateArgs()
 		if err != nil {
@@ -136,10 +164,11 @@ func Matcher(get func(ctx context.Context, id string) (any, error)) recovery.Mat
 		if err := json.Unmarshal(b, &attrs); err != nil {
 			return "", nil, err
 		}
-		if differ := recovery.CompareArgs(args, attrs); len(differ) > 0 {
-			return recovery.ArgsDifferent, differ, nil
+		cmp := recovery.CompareArgs(s, args, attrs)
+		if cmp.Match == recovery.ArgsUnchecked {
+			return "", nil, fmt.Errorf("%w: %s", recovery.ErrArgsUnknown, cmp.Why)
 		}
-		return recovery.ArgsSame, nil, nil
+		return cmp.Match, cmp.Differ, nil
 	})
 }
 

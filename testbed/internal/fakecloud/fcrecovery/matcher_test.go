@@ -24,13 +24,17 @@ func TestFindersCompareArgs(t *testing.T) {
 	began := time.Now().Add(-time.Second)
 	tags := map[string]string{recovery.TagCrossplaneKind: "recordset.fakecloud.intentjournal.io", recovery.TagCrossplaneName: "www", recovery.TagCrossplaneProviderConfig: "default"}
 	mr := func(zone string) *unstructured.Unstructured {
+		fp := map[string]any{"zone": zone, "name": "www", "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.10"}, "tags": map[string]any{
+			recovery.TagCrossplaneKind: tags[recovery.TagCrossplaneKind], recovery.TagCrossplaneName: "www", recovery.TagCrossplaneProviderConfig: "default"}}
+		if zone == "d" {
+			delete(fp, "ttl") // the spec leaves the TTL to its default, 300
+		}
 		return &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "fakecloud.intentjournal.io/v1alpha1", "kind": "RecordSet",
 			"metadata": map[string]any{"name": "www", "uid": "u1", "generation": int64(1)},
 			"spec": map[string]any{
 				"providerConfigRef": map[string]any{"name": "default"},
-				"forProvider": map[string]any{"zone": zone, "name": "www", "type": "A", "ttl": int64(300), "rrdatas": []any{"192.0.2.10"}, "tags": map[string]any{
-					recovery.TagCrossplaneKind: tags[recovery.TagCrossplaneKind], recovery.TagCrossplaneName: "www", recovery.TagCrossplaneProviderConfig: "default"}},
+				"forProvider":       fp,
 			},
 		}}
 	}
@@ -54,6 +58,19 @@ func TestFindersCompareArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The attacker's look-alikes hold everything the create sent and more:
+	// our tags plus one of its own (zone c), and a TTL where our spec left
+	// the default (zone d).
+	extra := map[string]string{"team": "theirs"}
+	for k, v := range tags {
+		extra[k] = v
+	}
+	if _, err := c.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "c", Name: "www", Type: "A", TTL: 300, RRDatas: []string{"192.0.2.10"}, Tags: extra}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "d", Name: "www", Type: "A", TTL: 600, RRDatas: []string{"192.0.2.10"}, Tags: tags}); err != nil {
+		t.Fatal(err)
+	}
 	f := fcrecovery.Finders(c)[fcrecovery.RecordSet]
 	cases := map[string]struct {
 		reason  string
@@ -71,6 +88,14 @@ func TestFindersCompareArgs(t *testing.T) {
 		"Differ": {
 			reason: "a look-alike at the key with another TTL and answer: a conflict, never adopted",
 			zone:   "b", args: recovery.ArgsDifferent, differ: []string{"rrdatas", "ttl"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
+		},
+		"ExtraTag": {
+			reason: "a look-alike with our tags plus its own: applying ours would remove its tag, so it is not ours",
+			zone:   "c", args: recovery.ArgsDifferent, differ: []string{"tags"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
+		},
+		"Defaulted": {
+			reason: "a look-alike with TTL 600 where our spec left the default: applying ours would reset it",
+			zone:   "d", args: recovery.ArgsDifferent, differ: []string{"ttl"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
 		},
 	}
 	for name, tc := range cases {

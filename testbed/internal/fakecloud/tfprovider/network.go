@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tfschema"
 )
 
 func resourceNetwork() *schema.Resource {
@@ -20,12 +21,7 @@ func resourceNetwork() *schema.Resource {
 		Importer: &schema.ResourceImporter{
 			StateContext: schema.ImportStatePassthroughContext,
 		},
-		Schema: map[string]*schema.Schema{
-			"name":       {Type: schema.TypeString, Required: true, Description: "Name of the network; not unique."},
-			"cidr_block": {Type: schema.TypeString, Optional: true, Description: "IPv4 or IPv6 CIDR block, e.g. 10.0.0.0/16."},
-			"tags":       {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}, Description: "Tags; the only way to find a network whose ID was lost."},
-			"arn":        {Type: schema.TypeString, Computed: true, Description: "The network's ARN, as the fake cloud's Tagging API lists it (fakecloud.ARN)."},
-		},
+		Schema: tfschema.Network(),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tfschema"
 )
 
 func resourceRecordSet() *schema.Resource {
@@ -20,14 +21,7 @@ func resourceRecordSet() *schema.Resource {
 		Importer: &schema.ResourceImporter{
 			StateContext: schema.ImportStatePassthroughContext,
 		},
-		Schema: map[string]*schema.Schema{
-			"zone":    {Type: schema.TypeString, Required: true, ForceNew: true, Description: "Zone the record set belongs to."},
-			"name":    {Type: schema.TypeString, Required: true, ForceNew: true, Description: "Name of the record set, unique within its zone."},
-			"type":    {Type: schema.TypeString, Required: true, Description: "Record type, e.g. A or CNAME."},
-			"ttl":     {Type: schema.TypeInt, Optional: true, Default: fakecloud.DefaultTTL, Description: "Time to live in seconds."},
-			"rrdatas": {Type: schema.TypeList, Required: true, MinItems: 1, Elem: &schema.Schema{Type: schema.TypeString}, Description: "Record data."},
-			"tags":    {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}, Description: "Tags; usable to find the record set again."},
-		},
+		Schema: tfschema.RecordSet(),
 	}
 }
 
