@@ -30,17 +30,18 @@ DEMO_LINE ?= v2
 DEMO_N ?= $(if $(filter v2-generated,$(DEMO_LINE)),20,200)
 
 # The Go modules and the two workspaces that tie them together (docs/design.md):
-# the library (the root: journal, recovery, ownership, the operator CLI), one
-# adapter per crossplane line, the test bed (testbed: line-independent;
+# the library (the root: journal, recovery, ownership, the operator CLI), the
+# plugin SDK schema reader (recovery/sdkschema: its own module, so that the
+# root pulls no Terraform plugin SDK), one adapter per crossplane line, the test bed (testbed: line-independent;
 # testbed/upjetv1 and testbed/upjetv2: each line's provider and tests) and
 # hack/. go.work is the v2 line's workspace, v1.work the legacy v1 line's:
 # each line pins its own controller-runtime, so they cannot share one. The
 # root and testbed modules are in both, so they are vetted against both.
-MODULES := . adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack
+MODULES := . recovery/sdkschema adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack
 V2 := GOWORK=$(CURDIR)/go.work
 V1 := GOWORK=$(CURDIR)/v1.work
-V2_PKGS := ./... ./adapter/upjetv2/... ./testbed/... ./testbed/upjetv2/... ./hack/...
-V1_PKGS := ./adapter/upjetv1/... ./testbed/upjetv1/...
+V2_PKGS := ./... ./recovery/sdkschema/... ./adapter/upjetv2/... ./testbed/... ./testbed/upjetv2/... ./hack/...
+V1_PKGS := ./recovery/sdkschema/... ./adapter/upjetv1/... ./testbed/upjetv1/...
 # The v1 workspace's packages to vet: its own, and the shared modules'
 # against v1's controller-runtime.
 V1_VET := ./... ./testbed/... $(V1_PKGS)

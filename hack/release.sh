@@ -31,7 +31,7 @@ readonly prefix=github.com/intentjournal/intentjournal
 # (make test-inventory): their go.mod replaces the root module with this
 # checkout, which a consumer never sees, so their requirement on it is what
 # a provider's build resolves.
-modules=(. adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack inventory/aws inventory/azure inventory/gcp)
+modules=(. recovery/sdkschema adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack inventory/aws inventory/azure inventory/gcp)
 
 if ((git)); then
 	if [[ -n $(git status --porcelain) ]]; then

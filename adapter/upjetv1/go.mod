@@ -129,6 +129,7 @@ require github.com/intentjournal/intentjournal v0.1.0
 
 require (
 	github.com/go-logr/zapr v1.3.0 // indirect
+	github.com/intentjournal/intentjournal/recovery/sdkschema v0.1.0
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	golang.org/x/tools/go/expect v0.1.1-deprecated // indirect
 )

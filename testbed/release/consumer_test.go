@@ -39,9 +39,9 @@ type released struct {
 	src, proxy string
 }
 
-// shipped are the modules a provider requires: the root module, both
-// adapters and the cloud inventories.
-var shipped = []string{".", "adapter/upjetv1", "adapter/upjetv2", "inventory/aws", "inventory/azure", "inventory/gcp"}
+// shipped are the modules a provider requires: the root module, the
+// plugin SDK schema reader, both adapters and the cloud inventories.
+var shipped = []string{".", "recovery/sdkschema", "adapter/upjetv1", "adapter/upjetv2", "inventory/aws", "inventory/azure", "inventory/gcp"}
 
 // release copies the checkout, runs hack/release.sh on the copy and serves
 // the shipped modules from a file proxy.

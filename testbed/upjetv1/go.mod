@@ -132,3 +132,5 @@ require (
 	github.com/intentjournal/intentjournal/adapter/upjetv1 v0.1.0
 	github.com/intentjournal/intentjournal/testbed v0.1.0
 )
+
+require github.com/intentjournal/intentjournal/recovery/sdkschema v0.1.0 // indirect

@@ -89,6 +89,7 @@ require (
 	github.com/iancoleman/strcase v0.3.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/intentjournal/intentjournal/adapter/upjetv2 v0.1.0
+	github.com/intentjournal/intentjournal/recovery/sdkschema v0.1.0 // indirect
 	github.com/intentjournal/intentjournal/testbed v0.1.0
 	github.com/josharian/intern v1.0.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
