@@ -13,6 +13,7 @@ import (
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap/zaptest"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/cli"
@@ -64,6 +65,19 @@ func newCrashed(t *testing.T) *crashed {
 	c.objs["rs-conflict"] = fakecloudtest.RecordSet("rs-conflict", zone)
 	c.objs["net-adopt"] = fakecloudtest.Network("net-adopt", "10.0.0.0/16")
 	for _, name := range []string{"net-adopt", "rs-adopt", "rs-clear", "rs-conflict"} {
+		// What the create sent: the tagger writes the crossplane tags
+		// into spec.forProvider before the create.
+		kind := "RecordSet"
+		if strings.HasPrefix(name, "net-") {
+			kind = "Network"
+		}
+		tags := map[string]any{}
+		for k, v := range fakecloudtest.CrossplaneTags(kind, name) {
+			tags[k] = v
+		}
+		if err := unstructured.SetNestedMap(c.objs[name].(*unstructured.Unstructured).Object, tags, "spec", "forProvider", "tags"); err != nil {
+			t.Fatal(err)
+		}
 		c.cluster.Create(t, c.objs[name])
 	}
 
