@@ -12,12 +12,12 @@ import (
 
 func TestOf(t *testing.T) {
 	r := &schema.Resource{Schema: map[string]*schema.Schema{
-		"name":  {Type: schema.TypeString, Required: true, ForceNew: true},
-		"ttl":   {Type: schema.TypeInt, Optional: true, Default: 300},
-		"tags":  {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
-		"ids":   {Type: schema.TypeSet, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
-		"pw":    {Type: schema.TypeString, Optional: true, Sensitive: true},
-		"arn":   {Type: schema.TypeString, Computed: true},
+		"name": {Type: schema.TypeString, Required: true, ForceNew: true},
+		"ttl":  {Type: schema.TypeInt, Optional: true, Default: 300},
+		"tags": {Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"ids":  {Type: schema.TypeSet, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}},
+		"pw":   {Type: schema.TypeString, Optional: true, Sensitive: true},
+		"arn":  {Type: schema.TypeString, Computed: true},
 		"rules": {Type: schema.TypeList, Optional: true, MaxItems: 1, Elem: &schema.Resource{Schema: map[string]*schema.Schema{
 			"port": {Type: schema.TypeInt, Required: true},
 		}}},

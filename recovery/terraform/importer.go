@@ -41,7 +41,7 @@ type Importer struct {
 
 	mu        sync.Mutex // serialises CLI runs and guards the fields below
 	initDone  bool
-	lastState *tfjson.State // from the latest show
+	lastState *tfjson.State       // from the latest show
 	schema    *tfjson.SchemaBlock // of rt.Type, read once (resourceSchema)
 
 	finderOnce sync.Once
