@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -106,8 +108,10 @@ type findersOptions struct {
 	registerer prometheus.Registerer
 	nameKeyed  map[schema.GroupKind]bool
 	tagsAfter  map[schema.GroupKind]bool
-	apiReader  client.Reader
-	line       []any
+	// notTagsAfter are WithoutTagsAfterCreate's kinds, with its reason.
+	notTagsAfter map[schema.GroupKind]string
+	apiReader    client.Reader
+	line         []any
 }
 
 // WithTemplates sets the ID templates, keyed by Terraform resource type,
@@ -147,6 +151,9 @@ func WithNameKeyed(kinds ...schema.GroupKind) FindersOption {
 // configuration does not say. For such a list-by-tags kind, a listing
 // that finds nothing is reported for an operator, never cleared: the
 // create may have made an untagged resource before it was interrupted.
+// The Terraform resource types the shipped lists name
+// (strategy.ShippedTagsAfterCreate) are declared with no call; this adds
+// to them.
 func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
 	return func(o *findersOptions) {
 		if o.tagsAfter == nil {
@@ -154,6 +161,23 @@ func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
 		}
 		for _, gk := range kinds {
 			o.tagsAfter[gk] = true
+		}
+	}
+}
+
+// WithoutTagsAfterCreate takes kinds off the shipped tags-after-create
+// lists (strategy.ShippedTagsAfterCreate), for a stated reason (a provider
+// that serves only AWS's commercial partition, where the partition
+// fallbacks tag in the create request). DeriveFinders fails without a
+// reason, and logs each kind taken off with it: an empty listing then
+// clears such a create, which is safe only if the reason holds.
+func WithoutTagsAfterCreate(reason string, kinds ...schema.GroupKind) FindersOption {
+	return func(o *findersOptions) {
+		if o.notTagsAfter == nil {
+			o.notTagsAfter = map[schema.GroupKind]string{}
+		}
+		for _, gk := range kinds {
+			o.notTagsAfter[gk] = reason
 		}
 	}
 }
@@ -277,6 +301,9 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 	for _, fn := range opts {
 		fn(&o)
 	}
+	if err := o.applyTagsAfter(kinds); err != nil {
+		return nil, err
+	}
 	if o.templates == nil {
 		t, err := strategy.DefaultTemplates()
 		if err != nil {
@@ -354,6 +381,30 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 		return nil, err
 	}
 	return d, nil
+}
+
+// applyTagsAfter declares tagged-after-create every kind whose Terraform
+// resource type a shipped list names (strategy.ShippedTagsAfterCreate),
+// then takes off those WithoutTagsAfterCreate names, each with its reason,
+// logged.
+func (o *findersOptions) applyTagsAfter(kinds []DerivedKind) error {
+	if o.tagsAfter == nil {
+		o.tagsAfter = map[schema.GroupKind]bool{}
+	}
+	for _, k := range kinds {
+		if strategy.ShippedTagsAfterCreate(k.Facts.TerraformResource) {
+			o.tagsAfter[k.GVK.GroupKind()] = true
+		}
+	}
+	for _, gk := range slices.SortedFunc(maps.Keys(o.notTagsAfter), func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) }) {
+		reason := o.notTagsAfter[gk]
+		if strings.TrimSpace(reason) == "" {
+			return fmt.Errorf("cannot derive the finders: WithoutTagsAfterCreate takes %s off the tags-after-create lists without a reason; an empty listing would then clear its creates", gk)
+		}
+		delete(o.tagsAfter, gk)
+		o.log.Info("Kind taken off the tags-after-create lists: an empty listing clears its creates", zap.String("kind", gk.String()), zap.String("reason", reason))
+	}
+	return nil
 }
 
 // decide is strategy.Classify with what this process can run: a kind no

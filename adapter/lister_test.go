@@ -192,3 +192,70 @@ func listerCandidate(gvk schema.GroupVersionKind, deleted bool) *recovery.Candid
 	}
 	return c
 }
+
+// TestTagsAfterCreateByDefault: the shipped tags-after-create lists apply
+// by Terraform resource type with no call, so an empty listing never
+// clears such a create; a provider takes a kind off only with a reason.
+func TestTagsAfterCreateByDefault(t *testing.T) {
+	zone := schema.GroupVersionKind{Group: "route53.aws.upbound.io", Version: "v1beta1", Kind: "Zone"}
+	vpc := schema.GroupVersionKind{Group: "ec2.aws.upbound.io", Version: "v1beta1", Kind: "VPC"}
+	kind := func(gvk schema.GroupVersionKind, tf string) DerivedKind {
+		return DerivedKind{GVK: gvk, Observe: func(context.Context, *unstructured.Unstructured, map[string]any, string) ([]recovery.ExternalResource, error) {
+			return nil, nil
+		}, Facts: strategy.Facts{TerraformResource: tf, ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}}}
+	}
+	kinds := []DerivedKind{kind(zone, "aws_route53_zone"), kind(vpc, "aws_vpc")}
+	cases := map[string]struct {
+		reason  string
+		opts    []FindersOption
+		want    map[string]recovery.Outcome
+		wantErr string
+	}{
+		"Default": {
+			reason: "aws_route53_zone tags after its create: with no call, its empty listing is reported (the MR paused), never cleared; aws_vpc clears",
+			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeConflict, "VPC": recovery.OutcomeCleared},
+		},
+		"TakenOffWithReason": {
+			reason: "a provider that takes the kind off with a reason gets what it asked for",
+			opts:   []FindersOption{WithoutTagsAfterCreate("a fork of aws_route53_zone that tags in CreateHostedZone", zone.GroupKind())},
+			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeCleared, "VPC": recovery.OutcomeCleared},
+		},
+		"TakenOffWithoutReason": {
+			reason:  "without a reason, nothing is derived",
+			opts:    []FindersOption{WithoutTagsAfterCreate(" ", zone.GroupKind())},
+			wantErr: "without a reason",
+		},
+		"Added": {
+			reason: "a provider adds to the lists",
+			opts:   []FindersOption{WithTagsAfterCreate(vpc.GroupKind())},
+			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeConflict, "VPC": recovery.OutcomeConflict},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			opts := append([]FindersOption{
+				WithLister(&fakeLister{consistency: inventory.Consistency{ReadAfterWrite: true}}, func(context.Context, *recovery.Candidate) (inventory.Scope, error) { return inventory.Scope{}, nil }),
+				WithFindersRegisterer(prometheus.NewRegistry())}, tc.opts...)
+			d, err := DeriveFinders(nil, kinds, opts...)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%s\nDeriveFinders: %v, want an error containing %q", tc.reason, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]recovery.Outcome{}
+			for _, gvk := range []schema.GroupVersionKind{zone, vpc} {
+				f := d.Finders[gvk.GroupKind()]
+				c := listerCandidate(gvk, false)
+				found, err := f.Find(context.Background(), c)
+				got[gvk.Kind] = recovery.Decide(c, found, err, recovery.Rules{AbsenceUnproven: recovery.AbsenceUnproven(f, c)}).Outcome
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\noutcome of an empty listing (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}

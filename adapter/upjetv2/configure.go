@@ -18,6 +18,7 @@ type resourceFacts struct {
 	naturalKey    []string
 	nameKeyed     bool
 	tagsAfter     bool
+	notTagsAfter  string
 	nameFromID    func(tfID string) (string, error)
 	workspaceRoot string
 }
@@ -49,6 +50,15 @@ func NameKeyed() ResourceOption {
 // NewFinders).
 func TagsAfterCreate() ResourceOption {
 	return func(f *resourceFacts) { f.tagsAfter = true }
+}
+
+// NotTagsAfterCreate takes the kind off the tags-after-create lists that
+// apply to its Terraform resource type with no call
+// (strategy.ShippedTagsAfterCreate), for reason, which must say why its
+// create tags in the create request (adapter.WithoutTagsAfterCreate,
+// applied by NewFinders, which fails on an empty reason).
+func NotTagsAfterCreate(reason string) ResourceOption {
+	return func(f *resourceFacts) { f.notTagsAfter = reason; f.tagsAfter = false }
 }
 
 // ExternalNameFromID sets how the Terraform ID read after an async create

@@ -59,6 +59,12 @@ func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
 	return adapter.WithTagsAfterCreate(kinds...)
 }
 
+// WithoutTagsAfterCreate takes kinds off the shipped tags-after-create
+// lists, for a stated reason (adapter.WithoutTagsAfterCreate).
+func WithoutTagsAfterCreate(reason string, kinds ...schema.GroupKind) FindersOption {
+	return adapter.WithoutTagsAfterCreate(reason, kinds...)
+}
+
 // WithVacantKeys turns on the key-vacant proof for the
 // observe-by-template kinds (adapter.WithVacantKeys); apiReader must not
 // be a cache (mgr.GetAPIReader()).
@@ -96,7 +102,9 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 //
 // A kind Configure marked NameKeyed is name-keyed (WithNameKeyed), one it
 // marked TagsAfterCreate is tagged after its create (WithTagsAfterCreate),
-// as if opts said so.
+// one it marked NotTagsAfterCreate is taken off the shipped lists
+// (WithoutTagsAfterCreate), as if opts said so. The shipped lists apply by
+// Terraform resource type with no call (strategy.ShippedTagsAfterCreate).
 //
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
@@ -117,6 +125,9 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 			}
 			if factsOf(r).tagsAfter {
 				tagsAfter = append(tagsAfter, gvk.GroupKind())
+			}
+			if why := factsOf(r).notTagsAfter; why != "" {
+				opts = append(opts, WithoutTagsAfterCreate(why, gvk.GroupKind()))
 			}
 			newManaged, err := managedFactory(scheme, gvk)
 			if err != nil {

@@ -134,18 +134,22 @@ const (
 	TagsPartitionFallback = "partition-fallback"
 )
 
-// DeclaredTagsAfterCreate reports whether the lists this package ships
-// declare the Terraform resource tfResource of provider (aws, gcp) tagged
-// after its create: AWSTagsAfterCreate and GCPTagsAfterCreate, what a
-// provider declares with upjetv2.ConfigureTagsAfterCreate. The
-// partition fallbacks are not: a provider serving such a partition
-// declares them itself.
-func DeclaredTagsAfterCreate(provider, tfResource string) bool {
-	switch provider {
-	case "aws":
-		return slices.Contains(AWSTagsAfterCreate, tfResource)
-	case "gcp":
-		return slices.Contains(GCPTagsAfterCreate, tfResource)
-	}
-	return false
+// ShippedTagsAfterCreate reports whether a list this package ships names
+// the Terraform resource type tfResource as tagged after its create:
+// AWSTagsAfterCreate, AWSTagsAfterCreateOutsideCommercial (a provider may
+// serve a partition without tag-on-create) or GCPTagsAfterCreate. The
+// adapter applies them to every kind of those types with no call, so that
+// an empty listing never clears such a create (adapter.DeriveFinders); a
+// provider removes one only with a reason (WithoutTagsAfterCreate).
+func ShippedTagsAfterCreate(tfResource string) bool {
+	return slices.Contains(AWSTagsAfterCreate, tfResource) || slices.Contains(AWSTagsAfterCreateOutsideCommercial, tfResource) ||
+		slices.Contains(GCPTagsAfterCreate, tfResource)
+}
+
+// DeclaredTagsAfterCreate reports whether the adapter declares the
+// Terraform resource tfResource of provider (aws, gcp, azure) tagged after
+// its create with no call: ShippedTagsAfterCreate, whatever the provider
+// (Terraform resource types are unique across providers).
+func DeclaredTagsAfterCreate(_, tfResource string) bool {
+	return ShippedTagsAfterCreate(tfResource)
 }
