@@ -263,7 +263,7 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 	if c.RecoveryRetryInterval > 0 {
 		rec.RetryInterval = c.RecoveryRetryInterval
 	}
-	ro.Gate = rec.Gate()
+	ro.Gate, ro.Sightings = rec.Gate(), rec.Sightings()
 	res, err := recovery.NewResolver(ro)
 	if err != nil {
 		closeJournal(j)

@@ -29,8 +29,10 @@ type ScopeFunc func(ctx context.Context, c *recovery.Candidate) (inventory.Scope
 // A listed resource none of whose candidates verifies fails the lookup:
 // reported, never adopted on a mapping nobody checked, never cleared.
 // Where l reads an index (inventory.Consistency), a listing that finds
-// nothing for a create younger than the index's lag proves nothing
-// (recovery.IndexLag). It takes the place of WithInventory.
+// nothing proves the create made nothing only once the index's lag has
+// passed since the latest moment the create can have reached the cloud
+// (recovery.IndexLag): until then the intent waits, its create held. It
+// takes the place of WithInventory.
 func WithLister(l inventory.Lister, scope ScopeFunc) FindersOption {
 	return func(o *findersOptions) { o.lister, o.scope = l, scope }
 }

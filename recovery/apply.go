@@ -46,6 +46,9 @@ func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry
 		}
 	}
 	uid := types.UID(c.Intent.Resource.UID)
+	if d.Outcome != OutcomeUnresolved && !r.o.Policy.DryRun {
+		r.o.Sightings.Forget(c)
+	}
 	if r.o.Gate != nil {
 		if d.Outcome == OutcomeUnresolved {
 			r.o.Gate.Block(uid, d.Reason+": "+d.Message)

@@ -272,7 +272,10 @@ type argsFinder struct {
 	m Matcher
 }
 
-var _ AbsenceProver = (*argsFinder)(nil)
+var (
+	_ AbsenceProver = (*argsFinder)(nil)
+	_ AbsenceWaiter = (*argsFinder)(nil)
+)
 
 // Find finds with f, then compares what needs it.
 func (a *argsFinder) Find(ctx context.Context, c *Candidate) ([]ExternalResource, error) {
@@ -298,3 +301,6 @@ func (a *argsFinder) Find(ctx context.Context, c *Candidate) ([]ExternalResource
 
 // AbsenceUnproven is the wrapped Finder's.
 func (a *argsFinder) AbsenceUnproven(c *Candidate) string { return AbsenceUnproven(a.f, c) }
+
+// AbsenceProvenAt is the wrapped Finder's.
+func (a *argsFinder) AbsenceProvenAt(c *Candidate) time.Time { return AbsenceProvenAt(a.f, c) }

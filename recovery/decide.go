@@ -49,12 +49,17 @@ const (
 	// a create that sent no tags, or tags them only after the create
 	// call): clearing could make a second resource.
 	ReasonAbsenceUnproven = "AbsenceProvesNothing"
-	ReasonDuplicate       = "DuplicateOfAdopted"
-	ReasonMRDeleted       = "ManagedResourceDeleted"
-	ReasonLookupFailed    = "LookupFailed"
-	ReasonNoFinder        = "NoFinderForKind"
-	ReasonCRDMissing      = "KindNotServed"
-	ReasonReportOnly      = "AdoptionDisabledByPolicy"
+	// ReasonAbsenceNotYetProven: the lookup found nothing of this
+	// create's, but reads an index that may not show the create's
+	// resource yet: the intent waits, its create held, and a later pass
+	// looks again once the index's lag has passed.
+	ReasonAbsenceNotYetProven = "AbsenceNotYetProven"
+	ReasonDuplicate           = "DuplicateOfAdopted"
+	ReasonMRDeleted           = "ManagedResourceDeleted"
+	ReasonLookupFailed        = "LookupFailed"
+	ReasonNoFinder            = "NoFinderForKind"
+	ReasonCRDMissing          = "KindNotServed"
+	ReasonReportOnly          = "AdoptionDisabledByPolicy"
 	// ReasonAPIServerError: reading the managed resource failed after
 	// retries.
 	ReasonAPIServerError = "APIServerError"
@@ -71,7 +76,7 @@ var Reasons = []string{
 	ReasonNothingCreated, ReasonAdopted, ReasonNotOurs, ReasonLookAlike, ReasonUnseenConflict,
 	ReasonWeakProof, ReasonArgsDiffer, ReasonDuplicate, ReasonMRDeleted, ReasonLookupFailed,
 	ReasonNoFinder, ReasonCRDMissing, ReasonReportOnly, ReasonAPIServerError, ReasonApplyFailed,
-	ReasonAbsenceUnproven,
+	ReasonAbsenceUnproven, ReasonAbsenceNotYetProven,
 }
 
 // Decision is what to do with one candidate. Decide makes it; the resolver
@@ -110,6 +115,11 @@ type Rules struct {
 	// nothing of its create's proves nothing (the Finder's
 	// AbsenceUnproven): what would be cleared is reported instead.
 	AbsenceUnproven string
+	// AbsenceProvenAt, when after Now, is when the lookup's finding
+	// nothing will prove the create made nothing (the Finder's
+	// AbsenceProvenAt, an index's lag): until then what would be cleared
+	// stays unresolved, its create held, and a later pass looks again.
+	AbsenceProvenAt, Now time.Time
 }
 
 // judged is a found resource with Judge's verdict.
@@ -147,6 +157,10 @@ type judged struct {
 //	MR deleted, what a weak proof       orphan (ArgumentsDiffer): report it, never touch it; not
 //	  would take for ours differs         proven absent, so never cleared
 //	MR deleted, nothing ours            cleared
+//	nothing of ours, from an index that unresolved (AbsenceNotYetProven): the create held; a
+//	  lags the cloud, before its lag has   later pass lists again
+//	  passed since the create's latest
+//	  possible moment (Candidate.DeadBy)
 //
 // Look-alikes, whatever the outcome, are named in the message and action
 // and never adopted, deleted or imported.
@@ -220,6 +234,12 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Outcome = OutcomeConflict
 		d.Action = fmt.Sprintf("look in the cloud for a %s created after %s without its crossplane tags: if it is there, set the annotation crossplane.io/external-name=<its ID> on %s/%s to adopt it; then, or if nothing is there, remove crossplane.io/paused (with no external name set, the create runs again)",
 			ref.Kind, c.NotBefore().UTC().Format(time.RFC3339), strings.ToLower(ref.Kind), ref.Name)
+	case len(owned) == 0 && (len(blocking) == 0 || c.Deleted()) && rules.Now.Before(rules.AbsenceProvenAt):
+		// An index that lags the cloud found nothing: not yet a proof.
+		d.Outcome, d.Reason = OutcomeUnresolved, ReasonAbsenceNotYetProven
+		d.Message = fmt.Sprintf("the lookup found no cloud resource of %s, but it reads an index that may not show a resource made as late as %s until %s",
+			ref, c.DeadBy.UTC().Format(time.RFC3339), rules.AbsenceProvenAt.UTC().Format(time.RFC3339))
+		d.Action = fmt.Sprintf("none: the create stays held, and recovery looks again after %s", rules.AbsenceProvenAt.UTC().Format(time.RFC3339))
 	case c.Deleted() && len(differing(all, blocking)) > 0:
 		// What a weak proof would take for the create's differs from what
 		// it sent: someone else's, or the create's own changed since. It

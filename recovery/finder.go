@@ -53,6 +53,11 @@ type Candidate struct {
 	// Object is the managed resource as last read, or nil when it no longer
 	// exists (deleted while its create was in flight).
 	Object *unstructured.Unstructured
+	// DeadBy is the latest moment the create can have reached the cloud:
+	// when recovery first took the intent up (Sightings), by which the
+	// process that ran it had stopped. Zero when not known; the Resolver
+	// sets it before each lookup.
+	DeadBy time.Time
 	// inJournal is true when the journal holds the intent (and so must be
 	// settled), quarantined when the journal's record is corrupt.
 	inJournal, quarantined bool
@@ -236,6 +241,26 @@ func AbsenceUnproven(f Finder, c *Candidate) string {
 	return ""
 }
 
+// AbsenceWaiter is a Finder whose answer "nothing of this create's"
+// proves that the create made nothing only from a moment on: a listing of
+// an index that lags the cloud. Until then Decide keeps the candidate
+// unresolved (ReasonAbsenceNotYetProven), its create held, and a later
+// pass looks again (Rules.AbsenceProvenAt).
+type AbsenceWaiter interface {
+	// AbsenceProvenAt returns the moment from which finding nothing of
+	// c's create proves it made nothing; zero when it always does.
+	AbsenceProvenAt(c *Candidate) time.Time
+}
+
+// AbsenceProvenAt returns f's AbsenceProvenAt for c when f is an
+// AbsenceWaiter, else zero.
+func AbsenceProvenAt(f Finder, c *Candidate) time.Time {
+	if aw, ok := f.(AbsenceWaiter); ok {
+		return aw.AbsenceProvenAt(c)
+	}
+	return time.Time{}
+}
+
 // TagLister lists the resources of one kind that carry every given tag.
 type TagLister func(ctx context.Context, tags map[string]string) ([]ExternalResource, error)
 
@@ -278,10 +303,13 @@ func TagsAfterCreate(on bool) TagFinderOption {
 // IndexLag says the lister reads an index that may be up to lag behind a
 // create that has returned (Cloud Asset Inventory, Azure Resource Graph,
 // the AWS Tagging API until its freshness is measured:
-// inventory.Consistency). Finding nothing for a create that began less
-// than lag ago proves nothing: the candidate is reported, never cleared.
-// A create with no known start (no intent time, no managed resource) is
-// taken as young. Zero, the default, is a read-after-write source.
+// inventory.Consistency). Finding nothing proves the create made nothing
+// only once lag has passed since the latest moment the create can have
+// reached the cloud (Candidate.DeadBy: when recovery first took the
+// intent up, the process that ran it stopped), never since it began: a
+// create that retried for minutes made its resource late. Until then the
+// candidate stays unresolved, its create held, and a later pass lists
+// again (AbsenceWaiter). Zero, the default, is a read-after-write source.
 func IndexLag(lag time.Duration) TagFinderOption {
 	return func(o *tagFinderOptions) { o.lag = lag }
 }
@@ -297,7 +325,10 @@ type tagFinder struct {
 	o    tagFinderOptions
 }
 
-var _ AbsenceProver = (*tagFinder)(nil)
+var (
+	_ AbsenceProver = (*tagFinder)(nil)
+	_ AbsenceWaiter = (*tagFinder)(nil)
+)
 
 // NewTagFinder returns a Finder for kinds whose resources carry tags (an
 // AWS VPC, the fake cloud's Network): it lists by the crossplane external
@@ -342,13 +373,23 @@ func (f *tagFinder) AbsenceUnproven(c *Candidate) string {
 		return "its kind's cloud resource is tagged only after the create call, so a create interrupted in between leaves a resource no listing by tags finds"
 	case !c.SentTags():
 		return "its create did not send the crossplane tags (the managed resource's spec did not carry them all when the create began), so no listing by tags finds what it made"
-	case f.o.lag > 0:
-		began := c.NotBefore()
-		if age := f.o.now().Sub(began); began.IsZero() || age < f.o.lag {
-			return fmt.Sprintf("the listing reads an index that may be up to %s behind a create, and this create began %s ago", f.o.lag, age.Round(time.Second))
-		}
 	}
 	return ""
+}
+
+// AbsenceProvenAt returns when a listing that finds nothing proves c's
+// create made nothing: IndexLag after the latest moment the create can
+// have reached the cloud (Candidate.DeadBy, else now), zero for a
+// read-after-write source.
+func (f *tagFinder) AbsenceProvenAt(c *Candidate) time.Time {
+	if f.o.lag <= 0 {
+		return time.Time{}
+	}
+	latest := c.DeadBy
+	if latest.IsZero() {
+		latest = f.o.now()
+	}
+	return latest.Add(f.o.lag)
 }
 
 // KeyLookup looks up the resources of one kind by their natural key, the

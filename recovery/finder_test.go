@@ -3,6 +3,7 @@ package recovery
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +81,6 @@ func TestNewTagFinder(t *testing.T) {
 // kind tags its resources in the create request itself; VerifyArgs keeps
 // what its Finder says; a Finder that says nothing proves absence.
 func TestTagFinderAbsence(t *testing.T) {
-	began := func(c *Candidate) time.Time { return c.NotBefore() }
 	list := func(context.Context, map[string]string) ([]ExternalResource, error) { return nil, nil }
 	tagged := func(c *Candidate) *Candidate { c.Intent.TaggedSpec = true; return c }
 	noIntent := func(specTags map[string]any) *Candidate {
@@ -106,17 +106,8 @@ func TestTagFinderAbsence(t *testing.T) {
 			c: noIntent(map[string]any{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc"})},
 		{name: "VerifyArgs keeps the tag finder's answer", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: candidate(false)},
 		{name: "VerifyArgs keeps the tag finder's answer, proven", f: VerifyArgs(NewTagFinder(list), MatcherFn(nil)), c: tagged(candidate(false)), proven: true},
-		{name: "an index, the create older than its lag", f: NewTagFinder(list, IndexLag(5*time.Minute), tagFinderClock(func() time.Time { return began(candidate(false)).Add(6 * time.Minute) })),
+		{name: "an index's lag is no reason to report: it is a wait (AbsenceProvenAt)", f: NewTagFinder(list, IndexLag(5*time.Minute)),
 			c: tagged(candidate(false)), proven: true},
-		{name: "an index, the create younger than its lag", f: NewTagFinder(list, IndexLag(5*time.Minute), tagFinderClock(func() time.Time { return began(candidate(false)).Add(4 * time.Minute) })),
-			c: tagged(candidate(false))},
-		{name: "an index, the create's start unknown", f: NewTagFinder(list, IndexLag(5*time.Minute)),
-			c: func() *Candidate {
-				c := tagged(candidate(false))
-				c.Intent.CreatedAt = time.Time{}
-				c.Object = nil
-				return c
-			}()},
 		{name: "a Finder that says nothing proves absence", f: FinderFn(func(context.Context, *Candidate) ([]ExternalResource, error) { return nil, nil }),
 			c: candidate(false), proven: true},
 	}
@@ -127,5 +118,77 @@ func TestTagFinderAbsence(t *testing.T) {
 				t.Errorf("absence proven = %t (%q), want %t", got, why, tc.proven)
 			}
 		})
+	}
+}
+
+// TestTagFinderAbsenceProvenAt: a lagging index proves absence only once
+// its lag has passed since the latest moment the create can have reached
+// the cloud (Candidate.DeadBy), never since the create began. The
+// adversary is a create that retried for minutes after its Begin and made
+// its resource just before the provider died.
+func TestTagFinderAbsenceProvenAt(t *testing.T) {
+	list := func(context.Context, map[string]string) ([]ExternalResource, error) { return nil, nil }
+	const lag = 5 * time.Minute
+	begin := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	died := begin.Add(4 * time.Minute) // the create retried; its resource came at 09:03:59
+	cases := map[string]struct {
+		reason string
+		f      Finder
+		deadBy time.Time
+		now    time.Time
+		want   Outcome
+	}{
+		"PastBeginPlusLag": {
+			reason: "six minutes after Begin, two after the provider died: the index may not show a resource made at 09:03:59; wait",
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: begin.Add(6 * time.Minute), want: OutcomeUnresolved,
+		},
+		"PastDeathPlusLag": {
+			reason: "the lag has passed since the latest moment the create could have made anything: nothing was made",
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: died.Add(lag), want: OutcomeCleared,
+		},
+		"OldManagedResource": {
+			reason: "an annotation-only candidate of a days-old MR: its age proves nothing; the first sighting counts",
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: begin.Add(72 * time.Hour), now: begin.Add(72*time.Hour + time.Minute), want: OutcomeUnresolved,
+		},
+		"VerifyArgsForwards": {
+			reason: "VerifyArgs keeps the tag finder's wait",
+			f:      VerifyArgs(NewTagFinder(list, IndexLag(lag)), MatcherFn(nil)), deadBy: died, now: died.Add(time.Minute), want: OutcomeUnresolved,
+		},
+		"ReadAfterWrite": {
+			reason: "a read-after-write source proves absence at once",
+			f:      NewTagFinder(list), deadBy: died, now: died, want: OutcomeCleared,
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := candidate(false)
+			c.Intent.TaggedSpec, c.Intent.CreatedAt, c.DeadBy = true, begin, tc.deadBy
+			found, err := tc.f.Find(context.Background(), c)
+			d := Decide(c, found, err, Rules{AbsenceUnproven: AbsenceUnproven(tc.f, c), AbsenceProvenAt: AbsenceProvenAt(tc.f, c), Now: tc.now})
+			if d.Outcome != tc.want {
+				t.Errorf("%s\nDecide: %s/%s %q, want %s", tc.reason, d.Outcome, d.Reason, d.Message, tc.want)
+			}
+			if d.Outcome == OutcomeUnresolved && (d.Reason != ReasonAbsenceNotYetProven || !strings.Contains(d.Action, "looks again")) {
+				t.Errorf("%s\nan unresolved wait: %s %q, want %s and a wait, not an operator's task", tc.reason, d.Reason, d.Action, ReasonAbsenceNotYetProven)
+			}
+		})
+	}
+}
+
+// TestSightings: the first sighting of an intent is kept across passes
+// until it is resolved.
+func TestSightings(t *testing.T) {
+	s := NewSightings()
+	c := candidate(false)
+	t1 := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+	if got := s.First(c, t1); !got.Equal(t1) {
+		t.Fatalf("first sighting %s, want %s", got, t1)
+	}
+	if got := s.First(c, t1.Add(time.Hour)); !got.Equal(t1) {
+		t.Errorf("a later pass moved the first sighting to %s: the lag would never run out", got)
+	}
+	s.Forget(c)
+	if got := s.First(c, t1.Add(time.Hour)); !got.Equal(t1.Add(time.Hour)) {
+		t.Errorf("after Forget, first sighting %s, want the new one", got)
 	}
 }

@@ -103,6 +103,9 @@ type Options struct {
 	// Gate, when set, is closed until the pass has discovered every
 	// candidate, then opened per candidate as it is resolved.
 	Gate *Gate
+	// Sightings remembers when each unsettled intent was first taken up
+	// (Candidate.DeadBy), across passes; nil means a new, empty one.
+	Sightings *Sightings
 	// Recorder, when set, receives Events on managed resources.
 	Recorder record.EventRecorder
 	// Logger logs progress at info level (zapr.NewLogger(z) for a

@@ -66,11 +66,15 @@ var (
 	_ manager.LeaderElectionRunnable = (*Recoverer)(nil)
 )
 
-// NewRecoverer returns a Recoverer for o. It sets o.Gate to a new Gate when
-// none is given; read it with Gate.
+// NewRecoverer returns a Recoverer for o. It sets o.Gate to a new Gate and
+// o.Sightings to new Sightings when none are given; read them with Gate
+// and Sightings, to share them with the create path's Resolver.
 func NewRecoverer(o Options) *Recoverer {
 	if o.Gate == nil {
 		o.Gate = NewGate()
+	}
+	if o.Sightings == nil {
+		o.Sightings = NewSightings()
 	}
 	return &Recoverer{opts: o, log: logging.Zap(o.Logger), RetryInterval: 30 * time.Second, IncompleteGrace: DefaultIncompleteGrace, done: make(chan struct{}), passed: make(chan struct{})}
 }
@@ -101,6 +105,9 @@ func (r *Recoverer) Gate() *Gate { return r.opts.Gate }
 // NeedLeaderElection returns true: recovery must run on one replica per
 // shard at a time.
 func (r *Recoverer) NeedLeaderElection() bool { return true }
+
+// Sightings returns the Sightings the Recoverer's passes share.
+func (r *Recoverer) Sightings() *Sightings { return r.opts.Sightings }
 
 // Report returns the report of the last completed pass, or nil.
 func (r *Recoverer) Report() *Report {

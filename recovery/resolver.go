@@ -80,6 +80,9 @@ func NewResolver(o Options) (*Resolver, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Sightings == nil {
+		o.Sightings = NewSightings()
+	}
 	p := &o.Policy
 	if p.Concurrency <= 0 {
 		p.Concurrency = 16
@@ -264,10 +267,12 @@ func (r *Resolver) resolve(ctx context.Context, c *Candidate) []Entry {
 			Action:  "configure a finder for this kind, then rerun: intentjournal recover"})
 	}
 	t := r.o.Now()
+	c.DeadBy = r.o.Sightings.First(c, t)
 	found, err := r.lookup(ctx, finder, c)
 	r.clock.since(phaseLookup, t)
 	rules := r.o.Policy.rules(c.GVK.GroupKind())
 	rules.AbsenceUnproven = AbsenceUnproven(finder, c)
+	rules.AbsenceProvenAt, rules.Now = AbsenceProvenAt(finder, c), r.o.Now()
 	return r.finish(ctx, c, Decide(c, found, err, rules))
 }
 

@@ -56,8 +56,10 @@
 // Resource Graph is an index, not the resource providers: a resource
 // created a moment ago may be missing from it. Consistency reports
 // ReadAfterWrite false and DefaultLag (see its documentation for the
-// source): an intent younger than that whose listing finds nothing is
-// reported, never cleared.
+// source): a listing that finds nothing proves the create made nothing
+// only once that lag has passed since the latest moment the create can
+// have reached Azure (recovery.IndexLag); until then the intent waits,
+// its create held, and a later pass lists again.
 //
 // The listing queries Resources (ResourceContainers for resource groups),
 // narrowed by the ARM type ResourceType maps from the Terraform type, for

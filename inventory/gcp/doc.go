@@ -35,9 +35,10 @@
 // # What a listing proves
 //
 // Cloud Asset Inventory is an index that lags behind a create
-// (Lister.Consistency): a listing that finds nothing proves nothing for
-// an intent younger than the lag, and the recovery pass reports such an
-// intent instead of clearing it. A listing that fails (denied,
+// (Lister.Consistency): a listing that finds nothing proves the create
+// made nothing only once the lag has passed since the latest moment the
+// create can have reached GCP (recovery.IndexLag); until then the intent
+// waits, its create held, and a later pass lists again. A listing that fails (denied,
 // throttled past WithRetry's bound, unreachable) is an error, never an
 // empty result.
 //

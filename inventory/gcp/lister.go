@@ -58,8 +58,8 @@ func New(client *asset.Client, opts ...Option) *Lister {
 // be immediately queryable" and that updates can be dropped
 // (https://cloud.google.com/asset-inventory/docs/best-practice). Lag is
 // therefore a conservative DefaultLag of 10 minutes (WithLag changes it):
-// an intent younger than Lag whose listing finds nothing is reported,
-// never cleared. Some asset types are documented as hours behind; none
+// a listing that finds nothing clears an intent only once Lag has passed
+// since the latest moment its create can have reached GCP. Some asset types are documented as hours behind; none
 // of those is in AssetTypes' table.
 func (l *Lister) Consistency() inventory.Consistency {
 	return inventory.Consistency{ReadAfterWrite: false, Lag: l.lag}
