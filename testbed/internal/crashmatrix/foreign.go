@@ -33,7 +33,10 @@ const foreignAttempts = 3
 // own create reaches the cloud first, the harness's create meets 409 and
 // the Record goes on as any other: the race is lost.
 type foreignRecords struct {
-	fc       *fakecloud.Client
+	fc *fakecloud.Client
+	// superset makes each foreign record a superset of the Record's
+	// create: its answer, with TTL 600 where the Record sets none.
+	superset bool
 	keyLabel string
 	recordID func(zone, name, typ string) string
 
@@ -53,14 +56,14 @@ type foreignRecords struct {
 // raceForeignRecords starts watching the Records called names, in the
 // namespace of e.records.Line, and making their foreign records. Call
 // stop when the trial is over.
-func (e *env) raceForeignRecords(t *testing.T, names []string) *foreignRecords {
+func (e *env) raceForeignRecords(t *testing.T, names []string, superset bool) *foreignRecords {
 	t.Helper()
 	wc, err := client.NewWithWatch(e.cl.Config, client.Options{})
 	if err != nil {
 		t.Fatalf("cannot build a watching client: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	f := &foreignRecords{fc: e.fc.Client, keyLabel: e.records.KeyLabel, recordID: e.records.ExternalName,
+	f := &foreignRecords{fc: e.fc.Client, superset: superset, keyLabel: e.records.KeyLabel, recordID: e.records.ExternalName,
 		cancel: cancel, done: make(chan struct{}), waiting: map[string]bool{}, pending: map[string]bool{}}
 	for _, n := range names {
 		f.waiting[n] = true
@@ -146,6 +149,9 @@ func (f *foreignRecords) make(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
 	defer cancel()
 	spec := fakecloud.RecordSet{Zone: zone, Name: name, Type: "A", TTL: theirRecordTTL, RRDatas: []string{theirRecordData}}
+	if f.superset {
+		spec.RRDatas = []string{recordData}
+	}
 	for range foreignAttempts {
 		rs, err := f.fc.CreateRecordSet(ctx, spec)
 		if err == nil {
@@ -181,10 +187,11 @@ func (f *foreignRecords) holder(ctx context.Context, name string) (fakecloud.Rec
 	return rss[0], true, nil
 }
 
-// isForeign reports whether rs has the foreign record's arguments, which
-// no Record of the trial asks for.
+// isForeign reports whether rs has a foreign record's arguments, which no
+// Record of the trial asks for: TTL 600 (the Records' is 300, set or
+// defaulted), and the foreign answer or, for a superset, the Records'.
 func isForeign(rs fakecloud.RecordSet) bool {
-	return rs.TTL == theirRecordTTL && len(rs.RRDatas) == 1 && rs.RRDatas[0] == theirRecordData && len(rs.Tags) == 0
+	return rs.TTL == theirRecordTTL && len(rs.RRDatas) == 1 && (rs.RRDatas[0] == theirRecordData || rs.RRDatas[0] == recordData) && len(rs.Tags) == 0
 }
 
 // record keeps rs as made.

@@ -296,7 +296,7 @@ func (e *env) runTrial(t *testing.T, i int, p Plan) TrialResult {
 	if tr.records > 0 {
 		// Watching before the Records exist: the key probe may label
 		// one at once.
-		foreign = e.raceForeignRecords(t, tr.names[:tr.records])
+		foreign = e.raceForeignRecords(t, tr.names[:tr.records], p.LookAlikesSuperset)
 	}
 	e.createMRs(t, tr)
 	if first == DuringCreate {
@@ -375,9 +375,11 @@ func (e *env) createMRs(t *testing.T, tr *trial) {
 	t.Helper()
 	var objs []client.Object
 	for _, n := range tr.names[:tr.records] {
-		objs = append(objs, e.records.Line.Managed(KindRecord, n, map[string]any{
-			"zone": zone, "name": n, "type": "A", "ttl": int64(recordTTL), "rrdatas": []any{recordData},
-		}))
+		fp := map[string]any{"zone": zone, "name": n, "type": "A", "ttl": int64(recordTTL), "rrdatas": []any{recordData}}
+		if tr.p.LookAlikesSuperset {
+			delete(fp, "ttl") // left to its default, 300: a foreign TTL of 600 is a superset
+		}
+		objs = append(objs, e.records.Line.Managed(KindRecord, n, fp))
 	}
 	for j := range tr.p.RecordSets {
 		objs = append(objs, tr.line.RecordSet(rsName(tr.prefix, j), zone))

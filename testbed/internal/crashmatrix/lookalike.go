@@ -3,6 +3,7 @@ package crashmatrix
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,7 +29,17 @@ const (
 	recordData      = "192.0.2.10"
 	theirRecordTTL  = 600
 	theirRecordData = "203.0.113.66"
+	// theirTag is the tag of their own that a superset look-alike carries
+	// besides the managed resource's crossplane tags.
+	theirTagKey, theirTagValue = "team", "theirs"
 )
+
+// withTheirTag returns tags with theirTag added.
+func withTheirTag(tags map[string]string) map[string]string {
+	out := maps.Clone(tags)
+	out[theirTagKey] = theirTagValue
+	return out
+}
 
 // theirCIDR is the CIDR block of the within-skew look-alike of the jth
 // Network of the trial of seed: not the managed resource's.
@@ -42,7 +53,9 @@ func theirCIDR(seed uint64, j int) string { return fmt.Sprintf("10.%d.%d.0/24", 
 // look-alike (issue #15) has the managed resource's very spec; one made
 // within the skew allowance (LookAlikesWithinSkew, issue #29) has
 // arguments of its own: TTL 600 and rrdatas 203.0.113.66, or another CIDR
-// block. It returns them as the cloud answered.
+// block; a superset one (LookAlikesSuperset) has the very spec and its
+// crossplane tags plus a tag of its own. It returns them as the cloud
+// answered.
 func (e *env) createLookAlikes(t *testing.T, tr *trial) []CloudObject {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
@@ -52,7 +65,10 @@ func (e *env) createLookAlikes(t *testing.T, tr *trial) []CloudObject {
 	for j := range p.LookAlikeRecordSets {
 		n := rsName(tr.prefix, j)
 		spec := fakecloud.RecordSet{Zone: zone, Name: n, Type: "A", TTL: recordTTL, RRDatas: []string{recordData}, Tags: tr.line.CrossplaneTags(KindRecordSet, n)}
-		if p.LookAlikesWithinSkew {
+		switch {
+		case p.LookAlikesWithinSkew && p.LookAlikesSuperset:
+			spec.Tags = withTheirTag(spec.Tags)
+		case p.LookAlikesWithinSkew:
 			spec.TTL, spec.RRDatas = theirRecordTTL, []string{theirRecordData}
 		}
 		rs, err := e.fc.Client.CreateRecordSet(ctx, spec)
@@ -64,7 +80,10 @@ func (e *env) createLookAlikes(t *testing.T, tr *trial) []CloudObject {
 	for j := range p.LookAlikeNetworks {
 		n := netName(tr.prefix, j)
 		spec := fakecloud.Network{Name: n, CIDRBlock: cidr(p.Seed, j), Tags: tr.line.CrossplaneTags(KindNetwork, n)}
-		if p.LookAlikesWithinSkew {
+		switch {
+		case p.LookAlikesWithinSkew && p.LookAlikesSuperset:
+			spec.Tags = withTheirTag(spec.Tags)
+		case p.LookAlikesWithinSkew:
 			spec.CIDRBlock = theirCIDR(p.Seed, j)
 		}
 		net, err := e.fc.Client.CreateNetwork(ctx, spec)

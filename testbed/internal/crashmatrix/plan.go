@@ -114,6 +114,15 @@ type Plan struct {
 	// proof (crossplane tags within the allowance) can find its own
 	// resources.
 	LookAlikesWithinSkew bool
+	// LookAlikesSuperset says the within-skew look-alikes and the foreign
+	// records hold everything the managed resource's create sends and
+	// more, as an attacker would make them: a RecordSet's or Network's
+	// look-alike has its very spec and crossplane tags plus a tag of its
+	// own; a foreign record has the Record's answer with TTL 600 where the
+	// Record leaves the TTL to its default (the trial's Records then set
+	// none). Applying the create's arguments would remove the tag or reset
+	// the TTL, so none may be adopted.
+	LookAlikesSuperset bool
 	// ForeignRecords is how many Records the trial creates on a line with
 	// a tagless template kind (WithRecords), each of which meets a foreign
 	// record (issue #29): one the harness makes at the Record's key once
@@ -127,7 +136,7 @@ type Plan struct {
 // look-alikes older, with the managed resources' spec, and no foreign
 // records (-crash.older-lookalikes).
 func (p Plan) OlderLookAlikesOnly() Plan {
-	p.LookAlikesWithinSkew, p.ForeignRecords = false, 0
+	p.LookAlikesWithinSkew, p.ForeignRecords, p.LookAlikesSuperset = false, 0, false
 	return p
 }
 
@@ -166,6 +175,9 @@ func (p Plan) String() string {
 	}
 	if p.ForeignRecords > 0 {
 		s += fmt.Sprintf(" foreign-records=%d", p.ForeignRecords)
+	}
+	if p.LookAlikesSuperset {
+		s += " superset"
 	}
 	return s
 }
@@ -233,6 +245,10 @@ func NewPlan(seed uint64, nameKeyedOnly bool) Plan {
 		// their look-alike counts.
 		p.LookAlikesWithinSkew = rng.IntN(2) == 0
 		p.ForeignRecords = rng.IntN(3)
+		// Supersets last, so that the earlier draws of a seed stay.
+		if p.LookAlikesWithinSkew || p.ForeignRecords > 0 {
+			p.LookAlikesSuperset = rng.IntN(2) == 0
+		}
 	}
 	return p
 }

@@ -48,7 +48,7 @@ func TestNewPlanKeepsOldSeeds(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := NewPlan(tc.seed, tc.nameKeyedOnly)
-			got.LookAlikeRecordSets, got.LookAlikeNetworks, got.LookAlikesWithinSkew, got.ForeignRecords = 0, 0, false, 0
+			got.LookAlikeRecordSets, got.LookAlikeNetworks, got.LookAlikesWithinSkew, got.ForeignRecords, got.LookAlikesSuperset = 0, 0, false, 0, false
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("NewPlan(%d, %t): %s Every field but the look-alikes must be as before they were added.\n-want, +got:\n%s", tc.seed, tc.nameKeyedOnly, tc.reason, diff)
 			}
@@ -91,7 +91,7 @@ func TestNewPlanKeepsLookAlikeCounts(t *testing.T) {
 
 func TestNewPlanBounds(t *testing.T) {
 	points := map[Point]int{}
-	lookAlikes, withinSkew, foreign := 0, 0, 0
+	lookAlikes, withinSkew, foreign, racing, superset := 0, 0, 0, 0, 0
 	for seed := range uint64(2000) {
 		p := NewPlan(seed, false)
 		points[p.Point]++
@@ -115,6 +115,8 @@ func TestNewPlanBounds(t *testing.T) {
 				p.Total()-p.LookAlikeRecordSets >= p.KillOnHit},
 			"Issue29": {"Look-alikes within the skew allowance and foreign records (0 to 2) come only with look-alikes.",
 				(p.LookAlikes() > 0 || (!p.LookAlikesWithinSkew && p.ForeignRecords == 0)) && p.ForeignRecords >= 0 && p.ForeignRecords <= 2},
+			"Superset": {"Superset look-alikes come only with within-skew look-alikes or foreign records.",
+				!p.LookAlikesSuperset || p.LookAlikesWithinSkew || p.ForeignRecords > 0},
 		}
 		for name, c := range checks {
 			if !c.ok {
@@ -133,6 +135,15 @@ func TestNewPlanBounds(t *testing.T) {
 		if p.ForeignRecords > 0 {
 			foreign++
 		}
+		if p.LookAlikesWithinSkew || p.ForeignRecords > 0 {
+			racing++
+		}
+		if p.LookAlikesSuperset {
+			superset++
+		}
+	}
+	if superset < racing*2/5 || superset > racing*3/5 {
+		t.Errorf("%d of %d seeds with within-skew look-alikes or foreign records have supersets, want about half", superset, racing)
 	}
 	if lookAlikes < 2000/4 || lookAlikes > 2000*5/12 {
 		t.Errorf("%d of 2000 seeds have look-alikes, want about one in three (667)", lookAlikes)

@@ -57,7 +57,7 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 	}
 
 	var la, laPassed, laRS, laNet int
-	var skew, skewWeak, skewPassed, rec, recs, made, recPassed, healed, healedPassed int
+	var skew, skewWeak, skewPassed, rec, recs, made, recPassed, healed, healedPassed, sup, supPassed int
 	broke := map[string][2]int{} // per invariant: trials, look-alike trials
 	for _, r := range results {
 		withLookAlikes := r.Plan.LookAlikes() > 0
@@ -76,6 +76,12 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 			}
 			if r.passedAll() {
 				skewPassed++
+			}
+		}
+		if r.Plan.LookAlikesSuperset && (withLookAlikes && r.Plan.LookAlikesWithinSkew || r.Records > 0) {
+			sup++
+			if r.passedAll() {
+				supPassed++
 			}
 		}
 		if r.Healed {
@@ -112,6 +118,8 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 		skew, skewWeak, skewPassed, skew)
 	fmt.Fprintf(&sb, "Foreign records (issue #29): %d trials created %d Records; the harness made %d of %d foreign records between the key probe and the create (the Record's own create won the other races); %d of %d trials passed.\n",
 		rec, recs, made, recs, recPassed, rec)
+	fmt.Fprintf(&sb, "Superset look-alikes (our spec and tags plus a tag of their own; a foreign record with TTL 600 where the Record left the default): %d trials; %d of %d passed.\n",
+		sup, supPassed, sup)
 	fmt.Fprintf(&sb, "Healed: %d trials converged only after the harness stopped the cloud failing, past the converge window; %d of %d passed.\n",
 		healed, healedPassed, healed)
 	fmt.Fprintf(&sb, "\n| invariant | trials that broke it | of them with look-alikes |\n|---|---|---|\n")
@@ -128,6 +136,9 @@ func Table(line string, mode Mode, seed uint64, results []TrialResult, took time
 				what += fmt.Sprintf(", look-alikes rs:%d net:%d", r.Plan.LookAlikeRecordSets, r.Plan.LookAlikeNetworks)
 				if r.Plan.LookAlikesWithinSkew {
 					what += " within the skew allowance"
+				}
+				if r.Plan.LookAlikesSuperset {
+					what += ", supersets"
 				}
 			}
 			if r.Weak {
