@@ -138,6 +138,12 @@ func newHarness(t *testing.T, opts ...func(*upjetv1.Config)) *harness {
 func (h *harness) newMR(t *testing.T, name string) *v1alpha1.RecordSet {
 	t.Helper()
 	mr := testbed.NewRecordSet(name, "example-com")
+	// What crossplane-runtime's initializer (the tagger) writes before the
+	// create this harness calls directly.
+	mr.Spec.ForProvider.Tags = map[string]*string{}
+	for k, v := range map[string]string{"crossplane-kind": "recordset.fakecloud.intentjournal.io", "crossplane-name": name, "crossplane-providerconfig": "default"} {
+		mr.Spec.ForProvider.Tags[k] = &v
+	}
 	testbed.Create(t, h.cl, mr)
 	return h.get(t, name)
 }

@@ -131,7 +131,9 @@ func TestUIDTag(t *testing.T) {
 	})
 
 	t.Run("ObserveOnlyIsNotTagged", func(t *testing.T) {
-		mg := h.newMR(t, "observe-only")
+		// Untagged, as a tagger would find it.
+		testbed.Create(t, h.cl, testbed.NewRecordSet("observe-only", "example-com"))
+		mg := h.get(t, "observe-only")
 		mg.SetManagementPolicies(xpv1.ManagementPolicies{xpv1.ManagementActionObserve})
 		rv := mg.GetResourceVersion()
 		if err := upjetv1.NewTagger(h.cl.Client, upjetv1.DefaultTagsField).Initialize(ctx, mg); err != nil {

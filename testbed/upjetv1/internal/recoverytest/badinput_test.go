@@ -79,7 +79,7 @@ func TestBadInput(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			mrName := strings.ToLower(name)
-			nw := testbed.NewNetwork(mrName, "10.8.0.0/16")
+			nw := taggedNetwork(mrName, "10.8.0.0/16")
 			pendingOnly(t, nw, map[string]string{journal.AnnotationKey: value})
 			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, CIDRBlock: "10.8.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", mrName)})
 			if err != nil {
@@ -235,7 +235,7 @@ func TestBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nw := testbed.NewNetwork("damaged", "10.5.0.0/16")
+		nw := taggedNetwork("damaged", "10.5.0.0/16")
 		if err := e.cluster.Client.Create(ctx, nw); err != nil {
 			t.Fatal(err)
 		}

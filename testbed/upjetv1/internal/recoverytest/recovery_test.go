@@ -114,6 +114,12 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	if err := e.cluster.Client.Create(ctx, obj); err != nil {
 		e.t.Fatal(err)
 	}
+	// The wrapper's tagger writes the tags into spec.forProvider before the
+	// create: crossplane's, and with uidTag the UID tag.
+	withSpecTags(e.t, obj, fakecloudtest.CrossplaneTags(kind, obj.GetName()), uidTag)
+	if err := e.cluster.Client.Update(ctx, obj); err != nil {
+		e.t.Fatal(err)
+	}
 	lk := fakecloudtest.CrossplaneTags(kind, obj.GetName())
 	for k, v := range keys {
 		lk[k] = v
@@ -155,6 +161,35 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	}
 	in, _ = e.journal.Get(ctx, in.Resource.UID)
 	return in
+}
+
+// withSpecTags adds tags, and with uidTag the UID tag of obj, to obj's
+// spec.forProvider.tags, keeping any tag the spec sets: what the adapter's
+// Tagger writes before a create.
+func withSpecTags(t testing.TB, obj client.Object, tags map[string]string, uidTag bool) {
+	t.Helper()
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _, _ := unstructured.NestedStringMap(u, "spec", "forProvider", "tags")
+	if spec == nil {
+		spec = map[string]string{}
+	}
+	for k, v := range tags {
+		if _, set := spec[k]; !set {
+			spec[k] = v
+		}
+	}
+	if uidTag {
+		spec[recovery.TagUID] = string(obj.GetUID())
+	}
+	if err := unstructured.SetNestedStringMap(u, spec, "spec", "forProvider", "tags"); err != nil {
+		t.Fatal(err)
+	}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, obj); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // deletedInFlight is a Network whose create made a cloud network tagged

@@ -45,7 +45,7 @@ func TestIncompleteAge(t *testing.T) {
 	oldRS := testbed.NewRecordSet("age-old", "zone-age")
 	e.incomplete(ctx, oldRS, old)
 	// Left by a process that died after the cloud made the Network.
-	oldNet := testbed.NewNetwork("age-old-net", "10.9.0.0/16")
+	oldNet := taggedNetwork("age-old-net", "10.9.0.0/16")
 	e.incomplete(ctx, oldNet, old)
 	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "age-old-net", CIDRBlock: "10.9.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "age-old-net")})
 	if err != nil {
