@@ -273,7 +273,7 @@ type TagFinderOption func(*tagFinderOptions)
 
 type tagFinderOptions struct {
 	nameKeyed, tagsAfter bool
-	// lag is IndexLag's; now its clock.
+	// lag is IndexLag's; now the clock for a candidate with no DeadBy.
 	lag time.Duration
 	now func() time.Time
 }
@@ -312,11 +312,6 @@ func TagsAfterCreate(on bool) TagFinderOption {
 // again (AbsenceWaiter). Zero, the default, is a read-after-write source.
 func IndexLag(lag time.Duration) TagFinderOption {
 	return func(o *tagFinderOptions) { o.lag = lag }
-}
-
-// tagFinderClock sets the clock IndexLag measures by (tests).
-func tagFinderClock(now func() time.Time) TagFinderOption {
-	return func(o *tagFinderOptions) { o.now = now }
 }
 
 // tagFinder lists by the crossplane tags the create would have set.
