@@ -55,7 +55,16 @@
 //	 "errorRate":{"create":0.2},
 //	 "timeoutHold":"30s",
 //	 "ambiguousRate":{"create":0.5,"delete":0.1},
-//	 "ambiguousMode":"drop"}
+//	 "ambiguousMode":"drop",
+//	 "commitDelay":{"create":"40s"},
+//	 "indexLag":"20s"}
+//
+// commitDelay (an object keyed by class, or a scalar for every class) holds
+// a request before it is carried out: a create that reaches the cloud late,
+// as one whose client retried for minutes; a client that gives up meanwhile
+// leaves nothing behind. indexLag hides from the Tagging API's GetResources
+// every object created less than that long ago: an index that lags the
+// cloud.
 //
 // A scalar ambiguousRate applies to creates only; ambiguity is undefined for
 // reads, so an object with "read" is refused. Unknown fields are refused.

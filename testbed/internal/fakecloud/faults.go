@@ -82,8 +82,17 @@ func (r Rates) For(op Op) float64 { return [...]float64{r.Create, r.Read, r.Upda
 // package documentation for the JSON shape and the order in which faults
 // apply.
 type Faults struct {
-	// Latency delays the answer of each operation class.
+	// Latency delays the answer of each operation class, after the
+	// operation is carried out.
 	Latency Latencies
+	// CommitDelay holds each request of an operation class before it is
+	// carried out: a create that reaches the cloud late, as one whose
+	// client retried for minutes.
+	CommitDelay Latencies
+	// IndexLag hides from the Tagging API's GetResources every object
+	// created less than IndexLag ago, as an index that lags the cloud
+	// (the AWS Tagging API, Cloud Asset Inventory, Resource Graph).
+	IndexLag time.Duration
 	// Jitter adds a uniform random offset in [-Jitter, +Jitter] to every
 	// non-zero latency; the sum is clamped at zero.
 	Jitter time.Duration
@@ -111,6 +120,9 @@ func (f Faults) Validate() error {
 		if f.Latency.For(op) < 0 {
 			errs = append(errs, fmt.Errorf("latency for %s is negative", op))
 		}
+		if f.CommitDelay.For(op) < 0 {
+			errs = append(errs, fmt.Errorf("commitDelay for %s is negative", op))
+		}
 		for name, r := range map[string]Rates{"errorRate": f.ErrorRate, "timeoutRate": f.TimeoutRate, "ambiguousRate": f.AmbiguousRate} {
 			if p := r.For(op); !(p >= 0 && p <= 1) {
 				errs = append(errs, fmt.Errorf("%s for %s is %v, want a value in [0, 1]", name, op, p))
@@ -125,6 +137,9 @@ func (f Faults) Validate() error {
 	}
 	if f.TimeoutHold < 0 {
 		errs = append(errs, errors.New("timeoutHold is negative"))
+	}
+	if f.IndexLag < 0 {
+		errs = append(errs, errors.New("indexLag is negative"))
 	}
 	switch f.AmbiguousMode {
 	case "", AmbiguousDrop, AmbiguousGatewayTimeout:
@@ -141,6 +156,8 @@ func (f Faults) Validate() error {
 // scalar or an object keyed by class name.
 type faultsJSON struct {
 	Latency       json.RawMessage `json:"latency,omitempty"`
+	CommitDelay   json.RawMessage `json:"commitDelay,omitempty"`
+	IndexLag      string          `json:"indexLag,omitempty"`
 	Jitter        string          `json:"jitter,omitempty"`
 	ErrorRate     json.RawMessage `json:"errorRate,omitempty"`
 	TimeoutRate   json.RawMessage `json:"timeoutRate,omitempty"`
@@ -164,6 +181,12 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 	var err error
 	if w.Latency, err = marshalPerOp(f.Latency.Create, f.Latency.Read, f.Latency.Update, f.Latency.Delete, true, durationString); err != nil {
 		return nil, err
+	}
+	if w.CommitDelay, err = marshalPerOp(f.CommitDelay.Create, f.CommitDelay.Read, f.CommitDelay.Update, f.CommitDelay.Delete, true, durationString); err != nil {
+		return nil, err
+	}
+	if f.IndexLag != 0 {
+		w.IndexLag = f.IndexLag.String()
 	}
 	if w.ErrorRate, err = marshalPerOp(f.ErrorRate.Create, f.ErrorRate.Read, f.ErrorRate.Update, f.ErrorRate.Delete, true, identity); err != nil {
 		return nil, err
@@ -227,6 +250,15 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: faults: latency: %w", ErrInvalid, err)
 	}
 	out.Latency = Latencies{lat[0], lat[1], lat[2], lat[3]}
+	if lat, err = unmarshalPerOp(w.CommitDelay, true, parse); err != nil {
+		return fmt.Errorf("%w: faults: commitDelay: %w", ErrInvalid, err)
+	}
+	out.CommitDelay = Latencies{lat[0], lat[1], lat[2], lat[3]}
+	if w.IndexLag != "" {
+		if out.IndexLag, err = time.ParseDuration(w.IndexLag); err != nil {
+			return fmt.Errorf("%w: faults: indexLag: %w", ErrInvalid, err)
+		}
+	}
 	for _, r := range []struct {
 		name   string
 		raw    json.RawMessage
@@ -326,6 +358,7 @@ func (i *injector) set(f Faults) {
 
 // decision is what the injector chose for one request.
 type decision struct {
+	commit    time.Duration // held before it is carried out
 	delay     time.Duration
 	fail      bool // answer 500, do nothing
 	timeout   bool // hold, do nothing, answer 504
@@ -345,6 +378,7 @@ func (i *injector) decide(op Op) decision {
 	if d.mode == "" {
 		d.mode = AmbiguousDrop
 	}
+	d.commit = f.CommitDelay.For(op)
 	if lat := f.Latency.For(op); lat > 0 {
 		d.delay = lat
 		if f.Jitter > 0 {

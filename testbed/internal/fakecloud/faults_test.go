@@ -43,6 +43,11 @@ func TestFaultsJSON(t *testing.T) {
 				AmbiguousMode: AmbiguousGatewayTimeout,
 			},
 		},
+		"LateCommitLaggingIndex": {
+			reason: "A create held before it is carried out, and an index that lags the cloud.",
+			in:     `{"commitDelay":{"create":"40s"},"indexLag":"20s"}`,
+			want:   Faults{CommitDelay: Latencies{Create: 40 * time.Second}, IndexLag: 20 * time.Second},
+		},
 		"UnknownField": {
 			reason: "A misspelt fault is refused.",
 			in:     `{"latency":"1s","errrorRate":0.5}`, wantErr: `unknown field "errrorRate"`,

@@ -190,6 +190,13 @@ func (s *Server) faulty(kind string, op Op, h handler) http.HandlerFunc {
 			writeJSON(w, http.StatusInternalServerError, errorBody{errorDetail{http.StatusInternalServerError, "injected fault: internal error"}})
 			return
 		}
+		if d.commit > 0 {
+			log.Info("Holding the request before carrying it out", zap.Duration("commit-delay", d.commit))
+			sleep(r.Context(), d.commit)
+			if r.Context().Err() != nil {
+				return // The client gave up before the cloud acted.
+			}
+		}
 		status, body, err := h(r)
 		sleep(r.Context(), d.delay)
 		if err == nil && d.ambiguous {

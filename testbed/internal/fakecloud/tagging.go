@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The fake cloud's Resource Groups Tagging API (issue #33): the AWS
@@ -115,8 +116,11 @@ func (s *Server) taggedObjects(req taggingRequest) []taggingMapping {
 		return len(req.ResourceTypeFilters) == 0 || slices.Contains(req.ResourceTypeFilters, "fakecloud:"+typ)
 	}
 	var out []taggingMapping
-	add := func(typ, id string, tags map[string]string) {
-		if !want(typ) || !tagsPass(tags, req) {
+	// An index that lags the cloud (Faults.IndexLag) does not show what
+	// was created since.
+	shown := s.store.now().Add(-s.inj.get().IndexLag)
+	add := func(typ, id string, tags map[string]string, created time.Time) {
+		if !want(typ) || !tagsPass(tags, req) || created.After(shown) {
 			return
 		}
 		m := taggingMapping{ResourceARN: ARN(typ, id)}
@@ -126,16 +130,16 @@ func (s *Server) taggedObjects(req taggingRequest) []taggingMapping {
 		out = append(out, m)
 	}
 	for _, n := range s.store.ListNetworks(NetworkFilter{}) {
-		add(ARNTypeNetwork, n.ID, n.Tags)
+		add(ARNTypeNetwork, n.ID, n.Tags, n.CreatedAt)
 	}
 	for _, rs := range s.store.ListRecordSets(RecordSetFilter{}) {
-		add(ARNTypeRecordSet, rs.ID, rs.Tags)
+		add(ARNTypeRecordSet, rs.ID, rs.Tags, rs.CreatedAt)
 	}
 	for _, a := range s.store.ListAddresses(AddressFilter{}) {
-		add(ARNTypeAddress, a.ID, a.Tags)
+		add(ARNTypeAddress, a.ID, a.Tags, a.CreatedAt)
 	}
 	for _, b := range s.store.ListBuckets(BucketFilter{}) {
-		add(ARNTypeBucket, b.Name, b.Tags)
+		add(ARNTypeBucket, b.Name, b.Tags, b.CreatedAt)
 	}
 	slices.SortFunc(out, func(a, b taggingMapping) int { return strings.Compare(a.ResourceARN, b.ResourceARN) })
 	return out

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.uber.org/zap/zaptest"
 )
 
 // getResources posts GetResources to c's endpoint as the Tagging API's
@@ -117,4 +120,64 @@ func TestTagging(t *testing.T) {
 			t.Errorf("a bad token: %d %v, want 400 PaginationTokenExpiredException", status, out)
 		}
 	})
+}
+
+// TestTaggingIndexLag: with Faults.IndexLag the Tagging API does not show
+// an object created less than that long ago, as an index that lags the
+// cloud; the object's own read shows it at once.
+func TestTaggingIndexLag(t *testing.T) {
+	s, c := newTestServer(t, newTestStore(t))
+	ctx := context.Background()
+	tags := map[string]string{"crossplane-kind": "network.fakecloud.intentjournal.io", "crossplane-name": "late"}
+	n, err := c.CreateNetwork(ctx, Network{Name: "late", Tags: tags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := map[string]any{"TagFilters": []map[string]any{{"Key": "crossplane-name", "Values": []string{"late"}}}}
+	if err := s.SetFaults(Faults{IndexLag: time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := getResources(t, c, TaggingTarget, body); len(arns(out)) != 0 {
+		t.Errorf("an index an hour behind lists %v, created a moment ago", arns(out))
+	}
+	if _, err := c.GetNetwork(ctx, n.ID); err != nil {
+		t.Errorf("the object's own read: %v", err)
+	}
+	if err := s.SetFaults(Faults{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, out := getResources(t, c, TaggingTarget, body); !slices.Equal(arns(out), []string{ARN(ARNTypeNetwork, n.ID)}) {
+		t.Errorf("an index with no lag lists %v, want the network", arns(out))
+	}
+}
+
+// TestCommitDelay: a create held by Faults.CommitDelay is carried out only
+// after the delay, and not at all when its client gives up first.
+func TestCommitDelay(t *testing.T) {
+	store, err := OpenStore(filepath.Join(t.TempDir(), "state.json"), WithLogger(zaptest.NewLogger(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, c := newTestServer(t, store)
+	if err := s.SetFaults(Faults{CommitDelay: Latencies{Create: 300 * time.Millisecond}}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	n, err := c.CreateNetwork(context.Background(), Network{Name: "held"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !n.CreatedAt.After(start.Add(250 * time.Millisecond)) {
+		t.Errorf("created at %s, %s after the request: the commit was not held", n.CreatedAt, n.CreatedAt.Sub(start))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.CreateNetwork(ctx, Network{Name: "abandoned"}); err == nil {
+		t.Fatal("a create whose client gave up during the commit delay succeeded")
+	}
+	time.Sleep(400 * time.Millisecond)
+	nets, err := c.ListNetworks(context.Background(), NetworkFilter{Name: "abandoned"})
+	if err != nil || len(nets) != 0 {
+		t.Errorf("the abandoned create left %v (%v): a client that gave up before the commit must leave nothing", nets, err)
+	}
 }

@@ -77,6 +77,9 @@ type lineOptions struct {
 	// lister (inventory/aws, the real SDK client) instead of the fake
 	// cloud's own inventory.
 	awsTagging string
+	// awsTaggingLag, when set, is the AWS lister's lag (inventory/aws
+	// WithLag): how far the Tagging API is taken to trail a create.
+	awsTaggingLag time.Duration
 }
 
 // addFlags registers the line's flags on fs.
@@ -91,6 +94,7 @@ func (l *lineOptions) addFlags(fs *flag.FlagSet) {
 	fs.StringVar(&l.terraformMirror, "terraform-plugin-mirror", "", "With --terraform: the filesystem mirror terraform installs terraform-provider-fakecloud from.")
 	fs.BoolVar(&l.freshWorkspaces, "fresh-workspaces", false, "With --terraform: put this boot's Terraform workspaces in a new empty directory, as a new pod's /tmp.")
 	fs.StringVar(&l.awsTagging, "aws-tagging-endpoint", "", "With --journal: recover the list-by-tags kinds through intentjournal's AWS lister (inventory/aws, the real SDK client) against this Resource Groups Tagging API endpoint, each listed ARN verified by observing it, instead of the fake cloud's own inventory.")
+	fs.DurationVar(&l.awsTaggingLag, "aws-tagging-lag", 0, "With --aws-tagging-endpoint: how far the Tagging API is taken to trail a create (inventory/aws WithLag; default its DefaultLag, 5m). A listing that finds nothing proves a create made nothing only this long after the create's latest possible moment.")
 	fs.StringVar(&l.stateDir, "terraform-state-dir", "", "With --terraform: where the Terraform CLI environment (the terraform link, its CLI configuration, fresh workspace roots) is written; default a new temporary directory.")
 }
 
@@ -352,7 +356,11 @@ func (l *lineOptions) inventory(kube client.Client) upjetv2.FindersOption {
 			return aws.Credentials{AccessKeyID: "AKIDFAKECLOUD", SecretAccessKey: "fakecloud", Source: "provider-fakecloud"}, nil
 		}),
 	})
-	return upjetv2.WithLister(awsinventory.New(awsinventory.Static(fakecloud.TaggingRegion, c)),
+	var opts []awsinventory.Option
+	if l.awsTaggingLag > 0 {
+		opts = append(opts, awsinventory.WithLag(l.awsTaggingLag))
+	}
+	return upjetv2.WithLister(awsinventory.New(awsinventory.Static(fakecloud.TaggingRegion, c), opts...),
 		func(context.Context, *recovery.Candidate) (inventory.Scope, error) {
 			return inventory.Scope{Region: fakecloud.TaggingRegion}, nil
 		})
