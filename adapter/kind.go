@@ -308,8 +308,7 @@ func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID
 // the success landed, makes bind drop a pending mark that a success mark
 // follows, which leaves a complete create as well. Only a copy with no
 // pending mark (the cache has not seen the create's start yet) is read
-// again from the API server. Before #34 every succeeded create made that
-// GET.
+// again from the API server, so that most succeeded creates make no GET.
 func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
 	if k.a.cache != nil {
 		if obj, err := k.a.cache.typed(ctx, k.gvk, key); err == nil && obj.GetUID() == uid &&

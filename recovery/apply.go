@@ -303,7 +303,7 @@ func (r *Resolver) patch(ctx context.Context, c *Candidate, change func(map[stri
 // annotations before into after, guarded by resourceVersion rv: what
 // client.MergeFrom with MergeFromWithOptimisticLock computes for a change
 // of annotations alone, without marshalling the whole object twice and
-// diffing it (#34: that was 6% of the provider's CPU during a pass).
+// diffing it (that was 6% of the provider's CPU during a pass).
 func annotationPatch(rv string, before, after map[string]string) ([]byte, error) {
 	if rv == "" {
 		// Without it the patch would be unconditional: a decision made on

@@ -185,15 +185,7 @@ func jsonEqual(a, b any) bool {
 // empty lists and maps as nil. A value that does not encode is returned
 // as it is.
 func normalized(v any) any {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return v
-	}
-	var out any
-	if err := json.Unmarshal(b, &out); err != nil {
-		return v
-	}
-	return dropEmpty(out)
+	return dropEmpty(normalizedValue(v))
 }
 
 // dropEmpty returns v without nulls, empty lists and empty maps (as

@@ -14,7 +14,8 @@ import (
 
 // coverageSchemaVersion is the schemaVersion of `finders coverage -o json`.
 // It changes when a field is removed or changes meaning: 2 counts the
-// outcomes (issue #32) and drops covered and goalCovered.
+// outcomes (adopt, report, could duplicate) and drops covered and
+// goalCovered.
 const coverageSchemaVersion = 2
 
 // builtinTemplates is what the output names the built-in templates by.
