@@ -93,3 +93,9 @@ type Lister interface {
 
 // ErrScope reports a Query whose Scope lacks what the Lister needs.
 var ErrScope = errors.New("inventory: the scope does not name where to list")
+
+// ErrDenied reports a listing the cloud refused for the caller's
+// permissions (an AWS AccessDeniedException): the fix is the provider's
+// role, not a retry. A Lister wraps it beside the cloud's own error, so
+// that errors.Is tells a denial from a server error or an outage.
+var ErrDenied = errors.New("inventory: the listing was denied")

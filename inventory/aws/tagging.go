@@ -2,15 +2,19 @@ package aws
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	tagging "github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi"
 	"github.com/aws/aws-sdk-go-v2/service/resourcegroupstaggingapi/types"
+	"github.com/aws/smithy-go"
 
 	"github.com/intentjournal/intentjournal/inventory"
 )
@@ -102,6 +106,9 @@ func (l *Lister) List(ctx context.Context, q inventory.Query) ([]inventory.Resou
 	for page := 1; p.HasMorePages(); page++ {
 		res, err := p.NextPage(ctx)
 		if err != nil {
+			if denied(err) {
+				return nil, fmt.Errorf("cannot list %s by tags in region %q, page %d: %w (grant the provider's role tag:GetResources): %w", q.TerraformResource, q.Scope.Region, page, inventory.ErrDenied, err)
+			}
 			return nil, fmt.Errorf("cannot list %s by tags in region %q, page %d: %w", q.TerraformResource, q.Scope.Region, page, err)
 		}
 		for _, m := range res.ResourceTagMappingList {
@@ -117,6 +124,18 @@ func (l *Lister) List(ctx context.Context, q inventory.Query) ([]inventory.Resou
 		}
 	}
 	return out, nil
+}
+
+// denied reports whether err is the Tagging API refusing the caller's
+// permissions: an AccessDeniedException (which the JSON protocol answers
+// with status 400, and a gateway may with 403), or a bare 403.
+func denied(err error) bool {
+	var ae smithy.APIError
+	if errors.As(err, &ae) && (ae.ErrorCode() == "AccessDeniedException" || ae.ErrorCode() == "AccessDenied") {
+		return true
+	}
+	var re *awshttp.ResponseError
+	return errors.As(err, &re) && re.HTTPStatusCode() == http.StatusForbidden
 }
 
 // carries reports whether have holds every tag of want with its value.

@@ -47,8 +47,9 @@ type tag struct{ Key, Value string }
 // throttled throttling errors, or an error status for every call.
 type fakeTagging struct {
 	pages     [][]mapping
-	throttled int // ThrottledException answers before the first page
-	status    int // non-zero: answer every call with this status
+	throttled int    // ThrottledException answers before the first page
+	status    int    // non-zero: answer every call with this status
+	errType   string // the __type of that answer; AccessDeniedException when empty
 
 	mu       sync.Mutex
 	requests []request
@@ -75,8 +76,12 @@ func (f *fakeTagging) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 	switch {
 	case f.status != 0:
+		typ := f.errType
+		if typ == "" {
+			typ = "AccessDeniedException"
+		}
 		w.WriteHeader(f.status)
-		fmt.Fprintf(w, `{"__type":"com.amazonaws.resourcegroupstaggingapi#AccessDeniedException","Message":"not authorized"}`)
+		fmt.Fprintf(w, `{"__type":"com.amazonaws.resourcegroupstaggingapi#%s","Message":"refused"}`, typ)
 		return
 	case throttle:
 		w.WriteHeader(http.StatusBadRequest)
@@ -159,6 +164,7 @@ func TestList(t *testing.T) {
 		want     []inventory.Resource
 		wantErr  string
 		calls    int
+		denied   bool
 	}{
 		"OnPageThree": {
 			reason: "every page is read: ours is on the third of three; the strangers the API returned are dropped",
@@ -186,9 +192,19 @@ func TestList(t *testing.T) {
 			attempts: 3, wantErr: "ThrottledException", calls: 3,
 		},
 		"Denied": {
-			reason:  "a denied listing is an error naming the region",
+			reason:  "a denied listing (AccessDeniedException, status 400 as the JSON protocol answers it) is ErrDenied, naming the region and the permission",
 			fake:    &fakeTagging{status: http.StatusBadRequest},
-			wantErr: `in region "eu-west-1", page 1`, calls: 1,
+			wantErr: `in region "eu-west-1", page 1: inventory: the listing was denied (grant the provider's role tag:GetResources)`, calls: 1, denied: true,
+		},
+		"Forbidden": {
+			reason:  "a 403 from a gateway in front of the API is a denial too",
+			fake:    &fakeTagging{status: http.StatusForbidden, errType: "Forbidden"},
+			wantErr: `inventory: the listing was denied`, calls: 1, denied: true,
+		},
+		"ServerError": {
+			reason:   "a 500 is no denial: retried by the SDK, then an error that errors.Is does not take for ErrDenied",
+			fake:     &fakeTagging{status: http.StatusInternalServerError, errType: "InternalServiceException"},
+			attempts: 3, wantErr: "InternalServiceException", calls: 3,
 		},
 	}
 	for name, tc := range cases {
@@ -209,6 +225,9 @@ func TestList(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\nList (-want +got):\n%s", tc.reason, diff)
+			}
+			if tc.wantErr != "" && errors.Is(err, inventory.ErrDenied) != tc.denied {
+				t.Errorf("%s\nerrors.Is(%v, ErrDenied) = %t, want %t", tc.reason, err, !tc.denied, tc.denied)
 			}
 			if len(tc.fake.requests) != tc.calls {
 				t.Errorf("%s\n%d calls, want %d", tc.reason, len(tc.fake.requests), tc.calls)
