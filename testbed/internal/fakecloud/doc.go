@@ -57,14 +57,16 @@
 //	 "ambiguousRate":{"create":0.5,"delete":0.1},
 //	 "ambiguousMode":"drop",
 //	 "commitDelay":{"create":"40s"},
-//	 "indexLag":"20s"}
+//	 "indexLag":"20s",
+//	 "indexForeignARNs":true}
 //
 // commitDelay (an object keyed by class, or a scalar for every class) holds
 // a request before it is carried out: a create that reaches the cloud late,
 // as one whose client retried for minutes; a client that gives up meanwhile
 // leaves nothing behind. indexLag hides from the Tagging API's GetResources
 // every object created less than that long ago: an index that lags the
-// cloud.
+// cloud. indexForeignARNs makes it list every object under an ARN of
+// another account, which no read of the object reports.
 //
 // A scalar ambiguousRate applies to creates only; ambiguity is undefined for
 // reads, so an object with "read" is refused. Unknown fields are refused.

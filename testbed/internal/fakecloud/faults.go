@@ -93,6 +93,11 @@ type Faults struct {
 	// created less than IndexLag ago, as an index that lags the cloud
 	// (the AWS Tagging API, Cloud Asset Inventory, Resource Graph).
 	IndexLag time.Duration
+	// IndexForeignARNs makes GetResources list every object under an ARN
+	// of another account, which the object's own read never reports: what
+	// no observation can verify (a mapping from ARN to Terraform ID gone
+	// wrong).
+	IndexForeignARNs bool
 	// Jitter adds a uniform random offset in [-Jitter, +Jitter] to every
 	// non-zero latency; the sum is clamped at zero.
 	Jitter time.Duration
@@ -158,6 +163,7 @@ type faultsJSON struct {
 	Latency       json.RawMessage `json:"latency,omitempty"`
 	CommitDelay   json.RawMessage `json:"commitDelay,omitempty"`
 	IndexLag      string          `json:"indexLag,omitempty"`
+	ForeignARNs   bool            `json:"indexForeignARNs,omitempty"`
 	Jitter        string          `json:"jitter,omitempty"`
 	ErrorRate     json.RawMessage `json:"errorRate,omitempty"`
 	TimeoutRate   json.RawMessage `json:"timeoutRate,omitempty"`
@@ -188,6 +194,7 @@ func (f Faults) MarshalJSON() ([]byte, error) {
 	if f.IndexLag != 0 {
 		w.IndexLag = f.IndexLag.String()
 	}
+	w.ForeignARNs = f.IndexForeignARNs
 	if w.ErrorRate, err = marshalPerOp(f.ErrorRate.Create, f.ErrorRate.Read, f.ErrorRate.Update, f.ErrorRate.Delete, true, identity); err != nil {
 		return nil, err
 	}
@@ -286,6 +293,7 @@ func (f *Faults) UnmarshalJSON(b []byte) error {
 		}
 	}
 	out.AmbiguousMode = w.AmbiguousMode
+	out.IndexForeignARNs = w.ForeignARNs
 	*f = out
 	return nil
 }

@@ -45,8 +45,8 @@ func TestFaultsJSON(t *testing.T) {
 		},
 		"LateCommitLaggingIndex": {
 			reason: "A create held before it is carried out, and an index that lags the cloud.",
-			in:     `{"commitDelay":{"create":"40s"},"indexLag":"20s"}`,
-			want:   Faults{CommitDelay: Latencies{Create: 40 * time.Second}, IndexLag: 20 * time.Second},
+			in:     `{"commitDelay":{"create":"40s"},"indexLag":"20s","indexForeignARNs":true}`,
+			want:   Faults{CommitDelay: Latencies{Create: 40 * time.Second}, IndexLag: 20 * time.Second, IndexForeignARNs: true},
 		},
 		"UnknownField": {
 			reason: "A misspelt fault is refused.",

@@ -118,12 +118,16 @@ func (s *Server) taggedObjects(req taggingRequest) []taggingMapping {
 	var out []taggingMapping
 	// An index that lags the cloud (Faults.IndexLag) does not show what
 	// was created since.
-	shown := s.store.now().Add(-s.inj.get().IndexLag)
+	faults := s.inj.get()
+	shown := s.store.now().Add(-faults.IndexLag)
 	add := func(typ, id string, tags map[string]string, created time.Time) {
 		if !want(typ) || !tagsPass(tags, req) || created.After(shown) {
 			return
 		}
 		m := taggingMapping{ResourceARN: ARN(typ, id)}
+		if faults.IndexForeignARNs {
+			m.ResourceARN = strings.Replace(m.ResourceARN, ":000000000000:", ":999999999999:", 1)
+		}
 		for _, k := range slices.Sorted(maps.Keys(tags)) {
 			m.Tags = append(m.Tags, taggingTag{k, tags[k]})
 		}
