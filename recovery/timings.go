@@ -11,8 +11,8 @@ import (
 )
 
 // Timings say where a recovery pass spent its time, so that a slow pass
-// explains itself (issue #18: a pass that adopts 8 intents a second where
-// the benchmark resolves 300 is slow somewhere; these name where).
+// explains itself (a pass that adopts 8 intents a second where the
+// benchmark resolves 300 is slow somewhere; these name where).
 //
 // Wall is the pass's elapsed time. Discover is spent by the one goroutine
 // that scans; the other phases are spent by the Policy.Concurrency workers

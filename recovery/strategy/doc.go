@@ -21,7 +21,7 @@
 // listing that proves nothing clears the intent), which must never be.
 // Measure counts strategies and outcomes per provider and compares each
 // outcome with Goal, an expectation read from the kinds file's own columns
-// rather than through Classify, so that the goal can fail (issue #32).
+// rather than through Classify, so that the goal can fail.
 //
 // # The kinds file
 //

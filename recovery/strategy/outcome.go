@@ -60,7 +60,7 @@ type Env struct {
 	// keys): the key-vacant proof (recovery.ProofKeyVacant).
 	VacantKeys bool
 	// TemplateVacantKeysOnly limits VacantKeys to observe-by-template
-	// kinds, as before issue #32: an observe-by-name kind's create
+	// kinds, as the adapter once did: an observe-by-name kind's create
 	// claimed no key.
 	TemplateVacantKeysOnly bool
 	// Taggers says, per provider, what its tagger writes (TaggerNone,
@@ -73,7 +73,7 @@ type Env struct {
 	DeclaredTagsAfter bool
 	// AbsenceRule is true when an empty listing clears an intent only if
 	// the create's request carried the tags the listing looks for
-	// (recovery.AbsenceProver, issue #32 item 4): a provider whose tagger
+	// (recovery.AbsenceProver): a provider whose tagger
 	// writes none, or a kind declared tagged after its create, is
 	// reported instead. False models the rule before it.
 	AbsenceRule bool
