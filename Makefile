@@ -15,6 +15,7 @@ FUZZ_TARGETS := \
 	./recovery/terraform:FuzzParseDiagnostics \
 	./recovery/strategy:FuzzDecodeKinds \
 	./recovery/strategy:FuzzDecodeTemplates \
+	./inventory:FuzzParseListings \
 	./internal/failpoint:FuzzParse \
 	./adapter/upjetv2:FuzzFrameworkStateID \
 	./adapter/upjetv2:FuzzFrameworkAttributes \

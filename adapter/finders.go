@@ -324,6 +324,9 @@ func DeriveFinders(kube client.Client, kinds []DerivedKind, opts ...FindersOptio
 		inProcess := k.Observe != nil
 		tmpl, _ := o.templates.Lookup(tf)
 		dec := decide(k.Facts, *o.templates, inProcess, k.Lookup != nil, o.inventory != nil || o.lister != nil)
+		if dec.Strategy == strategy.ListByTags && o.lister != nil && o.inventory == nil {
+			dec = listedBy(dec, o.lister.Listing(tf))
+		}
 		d.Kinds = append(d.Kinds, k.GVK)
 		d.Strategies[gk] = KindStrategy{TerraformResource: tf, Decision: dec}
 		switch dec.Strategy {
@@ -424,6 +427,21 @@ func decide(f strategy.Facts, t strategy.Templates, inProcess, hasLookup, hasInv
 			Reason: "no inventory was given (WithInventory); " + d.Reason}
 	}
 	return d
+}
+
+// listedBy is d, a list-by-tags decision, given what the lister's index
+// holds of the kind's Terraform resource type: a type the index does not
+// list is report-only, since no listing of it can find the create's
+// resource or prove it absent.
+func listedBy(d strategy.Decision, x inventory.Listing) strategy.Decision {
+	if x.Listed {
+		if x.Region != "" {
+			d.Reason += fmt.Sprintf("; a global service's type, listed in its home region %s", x.Region)
+		}
+		return d
+	}
+	return strategy.Decision{Strategy: strategy.ReportOnly,
+		Reason: fmt.Sprintf("the lister's index does not list %s (%s); %s", x.TerraformResource, x.Evidence, d.Reason)}
 }
 
 // observeFor returns k's reads as an ObserveFunc, for the finders and the

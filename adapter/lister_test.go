@@ -18,12 +18,21 @@ import (
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
-// fakeLister answers every listing with listed, or err.
+// fakeLister answers every listing with listed, or err. It lists every
+// type, or, with listings, what they list.
 type fakeLister struct {
 	listed      []inventory.Resource
 	err         error
 	consistency inventory.Consistency
 	queries     []inventory.Query
+	listings    inventory.Listings
+}
+
+func (f *fakeLister) Listing(tf string) inventory.Listing {
+	if f.listings != nil {
+		return f.listings.Of(tf)
+	}
+	return inventory.Listing{TerraformResource: tf, Listed: true, Evidence: "the test's fake lists every type"}
 }
 
 func (f *fakeLister) List(_ context.Context, q inventory.Query) ([]inventory.Resource, error) {
@@ -258,6 +267,56 @@ func TestTagsAfterCreateByDefault(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\noutcome of an empty listing (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestListerOutsideItsIndex: a list-by-tags kind whose Terraform type the
+// lister's index does not list (an S3 object; an Inspector resource group,
+// whose tags select instances; a type the listings do not name) is
+// report-only: no finder, so an unsettled create is reported, never
+// cleared on an empty listing that could not have found it. A global
+// service's kind stays listed, in its home region, and says so.
+func TestListerOutsideItsIndex(t *testing.T) {
+	listings, err := inventory.ShippedListings("aws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		tf         string
+		want       strategy.Strategy
+		wantReason string
+	}{
+		"S3Object":               {tf: "aws_s3_object", want: strategy.ReportOnly, wantReason: "does not list aws_s3_object (S3 objects are not resources of the Tagging API"},
+		"InspectorResourceGroup": {tf: "aws_inspector_resource_group", want: strategy.ReportOnly, wantReason: "selector"},
+		"SQSQueue":               {tf: "aws_sqs_queue", want: strategy.ReportOnly, wantReason: "queue URL"},
+		"Unnamed":                {tf: "aws_devicefarm_project", want: strategy.ReportOnly, wantReason: "does not name the type"},
+		"GlobalService":          {tf: "aws_cloudfront_distribution", want: strategy.ListByTags, wantReason: "home region us-east-1"},
+		"Regional":               {tf: "aws_vpc", want: strategy.ListByTags, wantReason: "list by the crossplane tags"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			gvk := schema.GroupVersionKind{Group: "x.aws.upbound.io", Version: "v1beta1", Kind: name}
+			l := &fakeLister{consistency: inventory.Consistency{ReadAfterWrite: true}, listings: listings}
+			scope := func(context.Context, *recovery.Candidate) (inventory.Scope, error) {
+				return inventory.Scope{Region: "eu-west-1"}, nil
+			}
+			observe := func(context.Context, *unstructured.Unstructured, map[string]any, string) ([]recovery.ExternalResource, error) {
+				return nil, nil
+			}
+			d, err := DeriveFinders(nil, []DerivedKind{{GVK: gvk, Observe: observe,
+				Facts: strategy.Facts{Provider: "aws", TerraformResource: tc.tf, ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}, TagsAtCreate: strategy.TagsInRequest}}},
+				WithLister(l, scope), WithFindersRegisterer(prometheus.NewRegistry()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := d.Strategies[gvk.GroupKind()]
+			if got.Strategy != tc.want || !strings.Contains(got.Reason, tc.wantReason) {
+				t.Errorf("strategy %s (%s), want %s with a reason containing %q", got.Strategy, got.Reason, tc.want, tc.wantReason)
+			}
+			if _, has := d.Finders[gvk.GroupKind()]; has != (tc.want == strategy.ListByTags) {
+				t.Errorf("a finder: %t, want %t", has, tc.want == strategy.ListByTags)
 			}
 		})
 	}

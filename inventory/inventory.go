@@ -85,10 +85,14 @@ type Consistency struct {
 
 // Lister lists a cloud's resources by tags. It must return an error, never
 // nothing, when the listing failed (throttled past its retries, denied,
-// unreachable): a failed listing leaves the intent unresolved.
+// unreachable): a failed listing leaves the intent unresolved. Listing
+// says what its index lists of a Terraform resource type; List refuses a
+// type it does not list (ErrNotListed), and lists a global service's type
+// in the Listing's Region.
 type Lister interface {
 	List(ctx context.Context, q Query) ([]Resource, error)
 	Consistency() Consistency
+	Listing(tfResource string) Listing
 }
 
 // ErrScope reports a Query whose Scope lacks what the Lister needs.

@@ -44,6 +44,7 @@ type coverageOptions struct {
 	Provider  string            `name:"provider" placeholder:"NAME" help:"Only the kinds of this provider (aws, gcp, azure: a provider the kinds file names)."`
 	List      string            `name:"list" enum:",adopt,report,could-duplicate,misses,all" default:"" placeholder:"WHICH" help:"Also list kinds by name, with their outcome and why: adopt, report, could-duplicate (each an outcome), misses (the kinds whose outcome is not the goal's) or all."`
 	Inventory bool              `name:"inventory" help:"Measure with each provider's tag lister serving its list-by-tags kinds (upjetv2.WithLister): intentjournal ships one for aws, gcp and azure; another provider's kinds stay reported."`
+	AnyType   bool              `name:"inventory-any-type" help:"With --inventory, count every type of a lister's provider as listed, as before the listers said what their index lists (inventory/listings): to reproduce the earlier figures. Default: only the types the shipped listings list."`
 	Tagger    map[string]string `name:"tagger" placeholder:"PROVIDER=TAGGER" help:"What a provider's tagger writes: none, crossplane (upjet's TagInitializer) or uid (intentjournal's, with the UID tag). Default: aws=crossplane, others none; repeat for several providers."`
 }
 
@@ -72,6 +73,7 @@ type coverageOutput struct {
 	Templates string `json:"templates"`
 	// Inventory and Taggers are what the coverage was measured with.
 	Inventory       bool                        `json:"inventory"`
+	AnyType         bool                        `json:"inventoryAnyType,omitempty"`
 	Taggers         map[string]string           `json:"taggers"`
 	Provider        string                      `json:"provider,omitempty"`
 	Providers       []strategy.ProviderCoverage `json:"providers"`
@@ -110,10 +112,10 @@ func runFindersCoverage(out io.Writer, o coverageOptions) error {
 	// observe kind claims its vacant key, the shipped tags-after
 	// declarations, and the rule that an absence proves nothing unless
 	// the request carried the tags.
-	env := strategy.Env{Templates: templates, Inventory: o.Inventory, VacantKeys: true, DeclaredTagsAfter: true, AbsenceRule: true, Taggers: taggers}
+	env := strategy.Env{Templates: templates, Inventory: o.Inventory, VacantKeys: true, DeclaredTagsAfter: true, AbsenceRule: true, Taggers: taggers, ListAnyType: o.AnyType}
 	c := strategy.Measure(kinds, env)
 	res := coverageOutput{
-		SchemaVersion: coverageSchemaVersion, KindsFile: o.Kinds, Templates: source, Inventory: o.Inventory, Taggers: taggers, Provider: o.Provider,
+		SchemaVersion: coverageSchemaVersion, KindsFile: o.Kinds, Templates: source, Inventory: o.Inventory, AnyType: o.AnyType, Taggers: taggers, Provider: o.Provider,
 		Providers: c.Providers, Total: c.Total, UnusedTemplates: c.UnusedTemplates,
 	}
 	if res.Providers == nil {

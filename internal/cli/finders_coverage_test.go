@@ -126,7 +126,9 @@ func TestFindersCoverageErrors(t *testing.T) {
 // TestFindersCoverageRealKinds measures the real kinds of
 // provider-upjet-aws, -gcp and -azure with the built-in templates, as
 // they run today (no inventory, upjet's AWS tagger) and with an inventory
-// and intentjournal's UID tagger on every provider: the totals lines are
+// and intentjournal's UID tagger on every provider, with the types the
+// listers' indexes list and with every type counted listed (before they
+// said): the totals lines are
 // issue #32's goal met with no kind that could duplicate, and
 // docs/recovery.md shows each table as the command prints it.
 func TestFindersCoverageRealKinds(t *testing.T) {
@@ -141,7 +143,8 @@ func TestFindersCoverageRealKinds(t *testing.T) {
 		want []string
 	}{
 		{flags: "", want: []string{"total", "2202", "1204", "1204", "0", "998", "0", "1204", "yes"}},
-		{flags: " --inventory --tagger aws=uid --tagger gcp=uid --tagger azure=uid", want: []string{"total", "2202", "1581", "1204", "377", "621", "0", "1581", "yes"}},
+		{flags: " --inventory --tagger aws=uid --tagger gcp=uid --tagger azure=uid", want: []string{"total", "2202", "1258", "1204", "54", "944", "0", "1258", "yes"}},
+		{flags: " --inventory --inventory-any-type --tagger aws=uid --tagger gcp=uid --tagger azure=uid", want: []string{"total", "2202", "1570", "1204", "366", "632", "0", "1570", "yes"}},
 	} {
 		args := append([]string{"finders", "coverage", "--kinds", realKinds}, strings.Fields(tc.flags)...)
 		var stdout, stderr bytes.Buffer
@@ -156,5 +159,54 @@ func TestFindersCoverageRealKinds(t *testing.T) {
 		if !strings.Contains(string(doc), block) {
 			t.Errorf("docs/recovery.md does not show the command's output verbatim; it should contain:\n%s", block)
 		}
+	}
+}
+
+// TestFindersCoverageGoalNo: the command prints GOAL-MET no when the
+// kinds file's evidence and the shipped declarations disagree: here
+// aws_route53_zone's tags_at_create says request while the adapter
+// declares it tagged after its create, so it is reported where the goal
+// wants it adopted.
+func TestFindersCoverageGoalNo(t *testing.T) {
+	b, err := os.ReadFile(realKinds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	changed := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) == 7 && f[1] == "aws_route53_zone" && f[6] == "after" {
+			f[6] = "request"
+			changed++
+		}
+		out = append(out, strings.Join(f, "\t"))
+	}
+	if changed != 1 {
+		t.Fatalf("changed %d rows of aws_route53_zone, want 1", changed)
+	}
+	kinds := filepath.Join(t.TempDir(), "kinds.tsv")
+	if err := os.WriteFile(kinds, []byte(strings.Join(out, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"finders", "coverage", "--kinds", kinds, "--provider", "aws", "--inventory", "--tagger", "aws=uid", "--list", "misses"}
+	var stdout, stderr bytes.Buffer
+	if code := Main(context.Background(), args, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("Main(%q): exit code %d\nstderr:\n%s", args, code, stderr.String())
+	}
+	var total, miss string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		switch f := strings.Fields(line); {
+		case len(f) > 0 && f[0] == "total":
+			total = line
+		case strings.Contains(line, "aws_route53_zone"):
+			miss = line
+		}
+	}
+	if !strings.Contains(total, " no (1 missed)") {
+		t.Errorf("the totals line is %q, want GOAL-MET no\n%s", total, stdout.String())
+	}
+	if !strings.Contains(miss, "report") || !strings.Contains(miss, "adopt") {
+		t.Errorf("aws_route53_zone's miss line is %q, want it reported where the goal adopts\n%s", miss, stdout.String())
 	}
 }

@@ -10,9 +10,14 @@
 //	l := aws.New(aws.Static(region, resourcegroupstaggingapi.NewFromConfig(cfg)))
 //
 // or, with several provider configs, a ClientFor that resolves each
-// Scope's credentials. Every expected tag is a TagFilter with its one
-// value; ResourceTypes narrows the listing to the kind's resource types
-// where this package knows them; every page is read; a resource the API
+// Scope's credentials. The lister lists only the Terraform types its
+// listings say the Tagging API lists (Listings, inventory/listings/aws.tsv;
+// WithListing adds a row with its evidence), and a global service's type
+// in its home region (CloudFront in us-east-1): a type outside them is
+// refused with inventory.ErrNotListed, so that recovery reports its kind
+// rather than take an empty answer for an absence. Every expected tag is
+// a TagFilter with its one value; ResourceTypes narrows the listing to the
+// kind's resource types where the listings give them; every page is read; a resource the API
 // returned that does not carry every expected tag is dropped. Throttling
 // is retried by the client's retryer (the SDK's standard retryer retries
 // ThrottledException); what is left after it is an error, never an empty

@@ -55,8 +55,11 @@ const pageSize = 100
 // Lister lists AWS resources by tags through the Resource Groups Tagging
 // API (inventory.Lister).
 type Lister struct {
-	clients ClientFor
-	lag     time.Duration
+	clients  ClientFor
+	lag      time.Duration
+	listings inventory.Listings
+	// err is why the listings cannot be used: every listing fails.
+	err error
 }
 
 // Option configures a Lister.
@@ -65,13 +68,26 @@ type Option func(*Lister)
 // WithLag sets Consistency's Lag (DefaultLag).
 func WithLag(d time.Duration) Option { return func(l *Lister) { l.lag = d } }
 
+// WithListing adds x to the shipped listings (Listings), or replaces the
+// row of its type: a type the provider knows the Tagging API lists, or
+// does not, with its evidence. A listing without a type or evidence makes
+// every List fail, saying so.
+func WithListing(x inventory.Listing) Option {
+	return func(l *Lister) {
+		if l.err != nil {
+			return
+		}
+		l.listings, l.err = l.listings.With(x)
+	}
+}
+
 // New returns a Lister that lists through the clients clients returns.
 // Throttling (ThrottledException) is retried by the client's own retryer,
 // which a provider sets in the client's options (the SDK's standard
 // retryer retries it by default); what is left after the retries is an
 // error, never an empty listing.
 func New(clients ClientFor, opts ...Option) *Lister {
-	l := &Lister{clients: clients, lag: DefaultLag}
+	l := &Lister{clients: clients, lag: DefaultLag, listings: shipped, err: shippedErr}
 	for _, o := range opts {
 		o(l)
 	}
@@ -84,20 +100,40 @@ func (l *Lister) Consistency() inventory.Consistency {
 	return inventory.Consistency{ReadAfterWrite: false, Lag: l.lag}
 }
 
-// List returns the resources of q's scope (its region) that carry every
-// tag of q.Tags, narrowed to the resource types of q.TerraformResource
-// where ResourceTypes knows them, every page of them. Each carries its ARN
-// as its Identifier and the service and resource type of the ARN as its
-// Type; the Tagging API reports no creation time.
+// Listing says what the Tagging API lists of the terraform-provider-aws
+// resource type tfResource: the shipped listings (Listings) with
+// WithListing's rows. A type they do not name is not listed.
+func (l *Lister) Listing(tfResource string) inventory.Listing {
+	if l.err != nil {
+		return inventory.Listing{TerraformResource: tfResource, Evidence: "the listings cannot be read: " + l.err.Error()}
+	}
+	return l.listings.Of(tfResource)
+}
+
+// List returns the resources that carry every tag of q.Tags, every page
+// of them, in q's scope: its account, and its region or, for a global
+// service's type, the type's home region (Listing.Region), narrowed to
+// the type's ResourceTypeFilters where its Listing gives them. Each
+// carries its ARN as its Identifier and the service and resource type of
+// the ARN as its Type; the Tagging API reports no creation time. A type
+// the Tagging API does not list is refused (inventory.ErrNotListed): its
+// empty answer would prove nothing.
 func (l *Lister) List(ctx context.Context, q inventory.Query) ([]inventory.Resource, error) {
 	if len(q.Tags) == 0 {
 		return nil, fmt.Errorf("cannot list %s by tags: no tags to look for", q.TerraformResource)
+	}
+	x := l.Listing(q.TerraformResource)
+	if !x.Listed {
+		return nil, fmt.Errorf("cannot list %s by tags: %w (%s)", q.TerraformResource, inventory.ErrNotListed, x.Evidence)
+	}
+	if x.Region != "" {
+		q.Scope.Region = x.Region
 	}
 	c, err := l.clients(ctx, q.Scope)
 	if err != nil {
 		return nil, fmt.Errorf("cannot list %s in region %q: %w", q.TerraformResource, q.Scope.Region, err)
 	}
-	in := &tagging.GetResourcesInput{ResourcesPerPage: aws.Int32(pageSize), ResourceTypeFilters: ResourceTypes(q.TerraformResource)}
+	in := &tagging.GetResourcesInput{ResourcesPerPage: aws.Int32(pageSize), ResourceTypeFilters: x.IndexTypes}
 	for _, k := range slices.Sorted(maps.Keys(q.Tags)) {
 		in.TagFilters = append(in.TagFilters, types.TagFilter{Key: aws.String(k), Values: []string{q.Tags[k]}})
 	}

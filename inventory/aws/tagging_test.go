@@ -242,9 +242,10 @@ func TestListRequest(t *testing.T) {
 	fake := &fakeTagging{pages: [][]mapping{{}}}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()
+	added := WithListing(inventory.Listing{TerraformResource: "aws_unmapped_thing", Listed: true, Evidence: "the test's"})
 	for _, tf := range []string{"aws_vpc", "aws_unmapped_thing"} {
 		fake.requests = nil
-		if _, err := New(Static("eu-west-1", clientOf(srv, 1))).List(context.Background(), inventory.Query{TerraformResource: tf, Tags: ours}); err != nil {
+		if _, err := New(Static("eu-west-1", clientOf(srv, 1)), added).List(context.Background(), inventory.Query{TerraformResource: tf, Tags: ours}); err != nil {
 			t.Fatal(err)
 		}
 		got := fake.requests[0]
@@ -291,5 +292,85 @@ func TestARNType(t *testing.T) {
 		if got := arnType(arn); got != want {
 			t.Errorf("arnType(%q) = %q, want %q", arn, got, want)
 		}
+	}
+}
+
+// TestListHomeRegion: a global service's type is listed in its home
+// region whatever the managed resource's region, since the Tagging API
+// answers only for resources located in the region it is called in; a
+// regional type in the scope's region.
+func TestListHomeRegion(t *testing.T) {
+	fake := &fakeTagging{pages: [][]mapping{{}}}
+	srv := httptest.NewServer(fake)
+	defer srv.Close()
+	cases := map[string]struct {
+		tf, want string
+	}{
+		"CloudFront":        {"aws_cloudfront_distribution", "us-east-1"},
+		"Route53Zone":       {"aws_route53_zone", "us-east-1"},
+		"IAMOIDCProvider":   {"aws_iam_openid_connect_provider", "us-east-1"},
+		"WAFClassic":        {"aws_waf_web_acl", "us-east-1"},
+		"Organizations":     {"aws_organizations_account", "us-east-1"},
+		"GlobalAccelerator": {"aws_globalaccelerator_accelerator", "us-west-2"},
+		"NetworkManager":    {"aws_networkmanager_global_network", "us-west-2"},
+		"Regional":          {"aws_vpc", "eu-west-1"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var asked []string
+			clients := func(_ context.Context, s inventory.Scope) (Client, error) {
+				asked = append(asked, s.Region+"/"+s.Account)
+				return clientOf(srv, 1), nil
+			}
+			l := New(clients)
+			if got := l.Listing(tc.tf); !got.Listed {
+				t.Fatalf("Listing(%q) = %+v, want listed", tc.tf, got)
+			}
+			if _, err := l.List(context.Background(), inventory.Query{TerraformResource: tc.tf, Tags: ours, Scope: inventory.Scope{Region: "eu-west-1", Account: "123456789012"}}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{tc.want + "/123456789012"}, asked); diff != "" {
+				t.Errorf("region/account of the client asked for (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestListNotListed: a type the Tagging API does not list (an S3 object;
+// aws_inspector_resource_group, whose tags select instances; aws_sqs_queue,
+// whose ID is its URL; a type the listings do not name) is refused with
+// ErrNotListed before any call: an empty answer would prove nothing, and
+// a caller that took it for one would clear a create.
+func TestListNotListed(t *testing.T) {
+	cases := map[string]struct {
+		tf   string
+		opts []Option
+	}{
+		"S3Object":               {tf: "aws_s3_object"},
+		"S3BucketObject":         {tf: "aws_s3_bucket_object"},
+		"InspectorResourceGroup": {tf: "aws_inspector_resource_group"},
+		"SQSQueue":               {tf: "aws_sqs_queue"},
+		"Unnamed":                {tf: "aws_unmapped_thing"},
+		"TakenOff": {tf: "aws_vpc", opts: []Option{WithListing(inventory.Listing{
+			TerraformResource: "aws_vpc", Evidence: "the provider's own"})}},
+		"NoEvidence": {tf: "aws_vpc", opts: []Option{WithListing(inventory.Listing{TerraformResource: "aws_vpc", Listed: true})}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			fake := &fakeTagging{pages: [][]mapping{{}}}
+			srv := httptest.NewServer(fake)
+			defer srv.Close()
+			l := New(Static("eu-west-1", clientOf(srv, 1)), tc.opts...)
+			if l.Listing(tc.tf).Listed {
+				t.Errorf("Listing(%q).Listed = true, want false", tc.tf)
+			}
+			got, err := l.List(context.Background(), inventory.Query{TerraformResource: tc.tf, Tags: ours, Scope: inventory.Scope{Region: "eu-west-1"}})
+			if !errors.Is(err, inventory.ErrNotListed) || got != nil {
+				t.Errorf("List(%q) = %v, %v; want nothing and an error wrapping ErrNotListed", tc.tf, got, err)
+			}
+			if len(fake.requests) != 0 {
+				t.Errorf("%d calls, want none", len(fake.requests))
+			}
+		})
 	}
 }

@@ -44,8 +44,11 @@ const headerQuotaResetsAfter = "x-ms-user-quota-resets-after"
 // Lister lists Azure resources by tags through Azure Resource Graph
 // (inventory.Lister), one subscription at a time.
 type Lister struct {
-	client *armresourcegraph.Client
-	lag    time.Duration
+	client   *armresourcegraph.Client
+	lag      time.Duration
+	listings inventory.Listings
+	// err is why the listings cannot be used: every listing fails.
+	err error
 }
 
 // Option configures a Lister.
@@ -55,6 +58,19 @@ type Option func(*Lister)
 // behind a create has been measured.
 func WithLag(d time.Duration) Option { return func(l *Lister) { l.lag = d } }
 
+// WithListing adds x to the shipped listings (Listings), or replaces the
+// row of its type: a type the provider knows Resource Graph lists, or
+// does not, with its evidence (its index type TABLE:type or TABLE). A
+// listing without a type or evidence makes every List fail, saying so.
+func WithListing(x inventory.Listing) Option {
+	return func(l *Lister) {
+		if l.err != nil {
+			return
+		}
+		l.listings, l.err = l.listings.With(x)
+	}
+}
+
 // New returns a Lister that queries Resource Graph with client, which the
 // provider builds with its own credential and options (see the package
 // documentation). Throttling (429 with Retry-After) is retried by the
@@ -62,7 +78,7 @@ func WithLag(d time.Duration) Option { return func(l *Lister) { l.lag = d } }
 // left after the retries is an error wrapping ErrThrottled, never an
 // empty listing.
 func New(client *armresourcegraph.Client, opts ...Option) *Lister {
-	l := &Lister{client: client, lag: DefaultLag}
+	l := &Lister{client: client, lag: DefaultLag, listings: shipped, err: shippedErr}
 	for _, o := range opts {
 		o(l)
 	}
@@ -76,10 +92,22 @@ func (l *Lister) Consistency() inventory.Consistency {
 	return inventory.Consistency{ReadAfterWrite: false, Lag: l.lag}
 }
 
+// Listing says what Resource Graph lists of the terraform-provider-azurerm
+// resource type tfResource: the shipped listings (Listings) with
+// WithListing's rows. A type they do not name is not listed.
+func (l *Lister) Listing(tfResource string) inventory.Listing {
+	if l.err != nil {
+		return inventory.Listing{TerraformResource: tfResource, Evidence: "the listings cannot be read: " + l.err.Error()}
+	}
+	return l.listings.Of(tfResource)
+}
+
 // List returns the resources of q's subscription (q.Scope.Subscription,
 // else an error wrapping inventory.ErrScope) that carry every tag of
-// q.Tags, narrowed to q.TerraformResource's table and ARM type where
-// ResourceType maps it, every page of them ($skipToken). Each carries its
+// q.Tags, narrowed to q.TerraformResource's table and ARM type where its
+// Listing gives them, every page of them ($skipToken). A type Resource
+// Graph does not list is refused (inventory.ErrNotListed): its empty
+// answer would prove nothing. Each carries its
 // ARM ID as its Identifier, its ARM type as Resource Graph reports it (in
 // lower case), its tags, and systemData.createdAt as its CreatedAt where
 // Resource Graph has it.
@@ -105,12 +133,17 @@ func (l *Lister) List(ctx context.Context, q inventory.Query) ([]inventory.Resou
 			return nil, fmt.Errorf("%s: tag %q=%q is not UTF-8", where, k, v)
 		}
 	}
+	x := l.Listing(q.TerraformResource)
+	if !x.Listed {
+		return nil, fmt.Errorf("%s: %w (%s)", where, inventory.ErrNotListed, x.Evidence)
+	}
 	if l.client == nil {
 		return nil, fmt.Errorf("%s: no Resource Graph client", where)
 	}
+	table, armType := tableAndType(x)
 	format := armresourcegraph.ResultFormatObjectArray
 	req := armresourcegraph.QueryRequest{
-		Query:         new(query(q.TerraformResource, q.Tags)),
+		Query:         new(query(table, armType, q.Tags)),
 		Subscriptions: []*string{&sub},
 		Options:       &armresourcegraph.QueryRequestOptions{ResultFormat: &format},
 	}

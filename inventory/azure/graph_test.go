@@ -242,19 +242,26 @@ func TestListRequest(t *testing.T) {
 			tf:     "azurerm_key_vault",
 			want:   "Resources | where type =~ 'microsoft.keyvault/vaults'" + tail,
 		},
-		"Unmapped": {
-			reason: "a type not mapped has no type clause: the tags alone narrow it",
-			tf:     "azurerm_unmapped_thing",
+		"TableOnly": {
+			reason: "a type listed by its table alone has no type clause: the tags alone narrow it",
+			tf:     "azurerm_web_pubsub",
 			want:   "Resources" + tail,
 		},
+		"Added": {
+			reason: "a type a provider adds (WithListing) is listed as its row says",
+			tf:     "azurerm_unmapped_thing",
+			want:   "Resources | where type =~ 'microsoft.example/things'" + tail,
+		},
 	}
+	added := WithListing(inventory.Listing{TerraformResource: "azurerm_unmapped_thing", Listed: true,
+		IndexTypes: []string{"Resources:microsoft.example/things"}, Evidence: "the provider's own"})
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			fake := &fakeGraph{pages: [][]map[string]any{{}}}
 			srv := httptest.NewTLSServer(fake)
 			defer srv.Close()
 			cred := &staticToken{}
-			if _, err := New(clientOf(t, srv, cred, noRetry)).List(context.Background(), inventory.Query{TerraformResource: tc.tf, Tags: tags, Scope: inventory.Scope{Subscription: sub}}); err != nil {
+			if _, err := New(clientOf(t, srv, cred, noRetry), added).List(context.Background(), inventory.Query{TerraformResource: tc.tf, Tags: tags, Scope: inventory.Scope{Subscription: sub}}); err != nil {
 				t.Fatalf("%s\nList: %v", tc.reason, err)
 			}
 			if len(fake.requests) != 1 {
@@ -326,6 +333,43 @@ func TestConsistency(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, New(nil, tc.opts...).Consistency()); diff != "" {
 				t.Errorf("%s\nConsistency (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestListNotListed: a type Resource Graph does not list (a Key Vault
+// secret, a data-plane object; a type the listings do not name) is
+// refused with ErrNotListed before any query: an empty answer would
+// prove nothing, and a caller that took it for one would clear a create.
+func TestListNotListed(t *testing.T) {
+	cases := map[string]struct {
+		tf   string
+		opts []Option
+	}{
+		"KeyVaultSecret": {tf: "azurerm_key_vault_secret"},
+		"KeyVaultKey":    {tf: "azurerm_key_vault_key"},
+		"Unnamed":        {tf: "azurerm_unmapped_thing"},
+		"TakenOff": {tf: "azurerm_virtual_network", opts: []Option{WithListing(inventory.Listing{
+			TerraformResource: "azurerm_virtual_network", Evidence: "the provider's own"})}},
+		"NoEvidence": {tf: "azurerm_virtual_network", opts: []Option{WithListing(inventory.Listing{
+			TerraformResource: "azurerm_virtual_network", Listed: true})}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			fake := &fakeGraph{pages: [][]map[string]any{{}}}
+			srv := httptest.NewTLSServer(fake)
+			defer srv.Close()
+			l := New(clientOf(t, srv, &staticToken{}, noRetry), tc.opts...)
+			if l.Listing(tc.tf).Listed {
+				t.Errorf("Listing(%q).Listed = true, want false", tc.tf)
+			}
+			got, err := l.List(context.Background(), inventory.Query{TerraformResource: tc.tf, Tags: map[string]string{"k": "v"}, Scope: inventory.Scope{Subscription: sub}})
+			if !errors.Is(err, inventory.ErrNotListed) || got != nil {
+				t.Errorf("List(%q) = %v, %v; want nothing and an error wrapping ErrNotListed", tc.tf, got, err)
+			}
+			if len(fake.requests) != 0 {
+				t.Errorf("%d queries sent, want none", len(fake.requests))
 			}
 		})
 	}

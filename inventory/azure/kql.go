@@ -52,16 +52,15 @@ const taggedColumn = "lowertags"
 //	| where tostring(lowertags['k1']) =~ 'v1' and tostring(lowertags['k2']) =~ 'v2'
 //	| project id, type, tags, systemData
 //
-// on one line, the tags in the order of their lowered keys. The table and type clause come from ResourceType; a type it
-// does not map has no type clause. Azure compares tag keys without regard
+// on one line, the tags in the order of their lowered keys. The table and type clause are the listing's (tableAndType);
+// a listing with no ARM type has no type clause. Azure compares tag keys without regard
 // to case and keeps the case a key was first written with, while a KQL
 // property lookup is case-sensitive: the query looks keys up lowered, in
 // the tags lowered as JSON text. Values are compared with =~ (any case).
 // The query is loose on purpose: List compares every tag again, keys in
 // any case and values exactly, so that what the query lets through cannot
 // be taken for ours.
-func query(tfResource string, tags map[string]string) string {
-	table, armType := ResourceType(tfResource)
+func query(table, armType string, tags map[string]string) string {
 	var b strings.Builder
 	b.WriteString(table)
 	if armType != "" {

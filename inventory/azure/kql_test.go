@@ -136,7 +136,8 @@ func FuzzQuery(f *testing.F) {
 			return // Azure tag keys are unique in any case: no such input exists
 		}
 		tags := map[string]string{k1: v1, k2: v2}
-		skeleton, values, err := lex(query("azurerm_virtual_network", tags))
+		table, armType := ResourceType("azurerm_virtual_network")
+		skeleton, values, err := lex(query(table, armType, tags))
 		if err != nil {
 			t.Fatal(err)
 		}

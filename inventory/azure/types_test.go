@@ -19,6 +19,7 @@ func TestResourceType(t *testing.T) {
 		"StorageAccount": {"a tracked resource is in Resources", "azurerm_storage_account", TableResources, "microsoft.storage/storageaccounts"},
 		"KeyVault":       {"a tracked resource is in Resources", "azurerm_key_vault", TableResources, "microsoft.keyvault/vaults"},
 		"Unmapped":       {"a type not mapped is looked for in Resources across every type", "azurerm_unmapped_thing", TableResources, ""},
+		"TableOnly":      {"a listing with a table alone lists every type of it", "azurerm_web_pubsub", TableResources, ""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -36,15 +37,26 @@ func TestResourceType(t *testing.T) {
 // by a typo of form.
 func TestResourceTypesWellFormed(t *testing.T) {
 	form := regexp.MustCompile(`^microsoft\.[a-z]+(/[a-z]+)+$`)
-	for tf, rt := range resourceTypes {
-		if rt.table != TableResources && rt.table != TableResourceContainers {
-			t.Errorf("%s: table %q, want %q or %q", tf, rt.table, TableResources, TableResourceContainers)
+	listings, err := Listings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tf, x := range listings {
+		if len(x.IndexTypes) > 1 {
+			t.Errorf("%s: %d index types, a query reads one", tf, len(x.IndexTypes))
 		}
-		if !form.MatchString(rt.armType) {
-			t.Errorf("%s: ARM type %q is not of the form %s", tf, rt.armType, form)
+		if !x.Listed {
+			continue
 		}
-		if (rt.table == TableResourceContainers) != (rt.armType == "microsoft.resources/subscriptions/resourcegroups") {
-			t.Errorf("%s: %s in %s: only resource groups are in %s among the mapped types", tf, rt.armType, rt.table, TableResourceContainers)
+		table, armType := tableAndType(x)
+		if table != TableResources && table != TableResourceContainers {
+			t.Errorf("%s: table %q, want %q or %q", tf, table, TableResources, TableResourceContainers)
+		}
+		if armType != "" && !form.MatchString(armType) {
+			t.Errorf("%s: ARM type %q is not of the form %s", tf, armType, form)
+		}
+		if (table == TableResourceContainers) != (armType == "microsoft.resources/subscriptions/resourcegroups") {
+			t.Errorf("%s: %s in %s: only resource groups are in %s among the mapped types", tf, armType, table, TableResourceContainers)
 		}
 	}
 }

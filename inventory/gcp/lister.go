@@ -26,6 +26,9 @@ type Lister struct {
 	maxBackoff time.Duration
 	lag        time.Duration
 	now        func() time.Time
+	listings   inventory.Listings
+	// err is why the listings cannot be used: every listing fails.
+	err error
 }
 
 // New returns a Lister that searches through client. The caller builds
@@ -41,6 +44,8 @@ func New(client *asset.Client, opts ...Option) *Lister {
 		maxBackoff: DefaultMaxBackoff,
 		lag:        DefaultLag,
 		now:        time.Now,
+		listings:   shipped,
+		err:        shippedErr,
 	}
 	for _, o := range opts {
 		o(l)
@@ -65,9 +70,22 @@ func (l *Lister) Consistency() inventory.Consistency {
 	return inventory.Consistency{ReadAfterWrite: false, Lag: l.lag}
 }
 
+// Listing says what Cloud Asset Inventory lists of the
+// terraform-provider-google resource type tfResource: the shipped
+// listings (Listings) with WithListing's rows. A type they do not name is
+// not listed.
+func (l *Lister) Listing(tfResource string) inventory.Listing {
+	if l.err != nil {
+		return inventory.Listing{TerraformResource: tfResource, Evidence: "the listings cannot be read: " + l.err.Error()}
+	}
+	return l.listings.Of(tfResource)
+}
+
 // List returns the resources of q.Scope.Project that carry every tag of
 // q.Tags as a label, narrowed to the asset types of q.TerraformResource
-// where AssetTypes knows them, every page of them. Each carries its full
+// where its Listing gives them, every page of them. A type Cloud Asset
+// Inventory does not list is refused (inventory.ErrNotListed): its empty
+// answer would prove nothing. Each carries its full
 // resource name (//compute.googleapis.com/projects/p/global/networks/n)
 // as its Identifier, its asset type as its Type, its labels as its Tags,
 // and its createTime, where the index has one, as its CreatedAt.
@@ -93,13 +111,17 @@ func (l *Lister) List(ctx context.Context, q inventory.Query) ([]inventory.Resou
 	if len(q.Tags) == 0 {
 		return nil, fmt.Errorf("cannot list %s by labels in project %q: no tags to look for", what, q.Scope.Project)
 	}
+	x := l.Listing(q.TerraformResource)
+	if !x.Listed {
+		return nil, fmt.Errorf("cannot list %s by labels in project %q: %w (%s)", what, q.Scope.Project, inventory.ErrNotListed, x.Evidence)
+	}
 	if l.client == nil {
 		return nil, fmt.Errorf("cannot list %s by labels in project %q: no Cloud Asset Inventory client", what, q.Scope.Project)
 	}
 	req := &assetpb.SearchAllResourcesRequest{
 		Scope:      "projects/" + q.Scope.Project,
 		Query:      searchQuery(q.Tags),
-		AssetTypes: AssetTypes(q.TerraformResource),
+		AssetTypes: append([]string(nil), x.IndexTypes...),
 		PageSize:   pageSize,
 	}
 	var out []inventory.Resource

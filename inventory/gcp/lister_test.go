@@ -72,8 +72,8 @@ func TestListRequest(t *testing.T) {
 				"query":      {wantQuery},
 			},
 		},
-		"UnknownType": {
-			reason: "An unmapped Terraform type sends no asset type: the crossplane-kind label still narrows the search.",
+		"ListedWithoutAssetType": {
+			reason: "A type listed with no asset type (WithListing) sends none: the crossplane-kind label still narrows the search.",
 			tf:     "google_dns_record_set",
 			want: url.Values{
 				"$alt":     {"json;enum-encoding=int"},
@@ -85,7 +85,8 @@ func TestListRequest(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			f, c := newFake(t, func(int, *http.Request) reply { return ok(page{}) })
-			if _, err := New(c).List(context.Background(), query(tc.tf)); err != nil {
+			added := WithListing(inventory.Listing{TerraformResource: "google_dns_record_set", Listed: true, Evidence: "the test's"})
+			if _, err := New(c, added).List(context.Background(), query(tc.tf)); err != nil {
 				t.Fatalf("List: %v", err)
 			}
 			want := []request{{Method: http.MethodGet, Path: "/v1/projects/my-project:searchAllResources", Query: tc.want}}
@@ -408,6 +409,42 @@ func TestConsistency(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, New(nil, tc.opts...).Consistency()); diff != "" {
 				t.Errorf("%s\nConsistency (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestListNotListed: a type Cloud Asset Inventory's project-scoped search
+// does not list (a project or folder, outside the project; an instance
+// template, whose labels are its instances'; a type the listings do not
+// name) is refused with ErrNotListed before any search: an empty answer
+// would prove nothing, and a caller that took it for one would clear a
+// create.
+func TestListNotListed(t *testing.T) {
+	cases := map[string]struct {
+		tf   string
+		opts []Option
+	}{
+		"Project":          {tf: "google_project"},
+		"Folder":           {tf: "google_folder"},
+		"InstanceTemplate": {tf: "google_compute_instance_template"},
+		"Unnamed":          {tf: "google_dns_record_set"},
+		"TakenOff": {tf: "google_compute_network", opts: []Option{WithListing(inventory.Listing{
+			TerraformResource: "google_compute_network", Evidence: "the provider's own"})}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			f, c := newFake(t, func(int, *http.Request) reply { return ok(page{}) })
+			l := New(c, tc.opts...)
+			if l.Listing(tc.tf).Listed {
+				t.Errorf("Listing(%q).Listed = true, want false", tc.tf)
+			}
+			got, err := l.List(context.Background(), query(tc.tf))
+			if !errors.Is(err, inventory.ErrNotListed) || got != nil {
+				t.Errorf("List(%q) = %v, %v; want nothing and an error wrapping ErrNotListed", tc.tf, got, err)
+			}
+			if n := len(f.requests()); n != 0 {
+				t.Errorf("%d searches sent, want none", n)
 			}
 		})
 	}

@@ -1,6 +1,10 @@
 package gcp
 
-import "time"
+import (
+	"time"
+
+	"github.com/intentjournal/intentjournal/inventory"
+)
 
 // Defaults of a Lister's retries and pages.
 const (
@@ -35,4 +39,17 @@ func WithRetry(attempts int, maxBackoff time.Duration) Option {
 // Cloud Asset Inventory is taken to be.
 func WithLag(d time.Duration) Option {
 	return func(l *Lister) { l.lag = d }
+}
+
+// WithListing adds x to the shipped listings (Listings), or replaces the
+// row of its type: a type the provider knows Cloud Asset Inventory lists,
+// or does not, with its evidence. A listing without a type or evidence
+// makes every List fail, saying so.
+func WithListing(x inventory.Listing) Option {
+	return func(l *Lister) {
+		if l.err != nil {
+			return
+		}
+		l.listings, l.err = l.listings.With(x)
+	}
 }

@@ -3,6 +3,8 @@ package strategy
 import (
 	"fmt"
 	"slices"
+
+	"github.com/intentjournal/intentjournal/inventory"
 )
 
 // Outcome is what becomes of a kind's create that a crash interrupted,
@@ -71,6 +73,11 @@ type Env struct {
 	// (DeclaredTagsAfterCreate), so that an empty listing proves nothing
 	// for them.
 	DeclaredTagsAfter bool
+	// ListAnyType models the listers before they said what their index
+	// lists (inventory.Listing): every type of a lister's provider counted
+	// as listed. False counts only the types the shipped listings
+	// (inventory.ShippedListings) list.
+	ListAnyType bool
 	// AbsenceRule is true when an empty listing clears an intent only if
 	// the create's request carried the tags the listing looks for
 	// (recovery.AbsenceProver): a provider whose tagger
@@ -84,9 +91,33 @@ type Env struct {
 // list-by-tags kinds Env.Inventory makes listable.
 var Listers = []string{"aws", "gcp", "azure"}
 
-// listable reports whether env lists f's provider's kinds by tags.
+// listable reports whether env lists f's kind by tags: a lister of its
+// provider runs, and its index lists the kind's Terraform resource type
+// (the shipped listings), or ListAnyType.
 func listable(f Facts, env Env) bool {
-	return env.Inventory && slices.Contains(Listers, f.Provider)
+	return listing(f, env).Listed
+}
+
+// listing is what env's lister lists of f's Terraform resource type.
+func listing(f Facts, env Env) inventory.Listing {
+	x := inventory.Listing{TerraformResource: f.TerraformResource}
+	switch {
+	case !env.Inventory:
+		x.Evidence = "no inventory lists the kind by its tags"
+	case !slices.Contains(Listers, f.Provider):
+		x.Evidence = fmt.Sprintf("no lister ships for provider %q", f.Provider)
+	case env.ListAnyType:
+		x.Listed, x.Evidence = true, "every type counted as listed (ListAnyType)"
+	default:
+		l, err := inventory.ShippedListings(f.Provider)
+		if err != nil {
+			x.Evidence = err.Error()
+			return x
+		}
+		x = l.Of(f.TerraformResource)
+		x.Evidence = "the lister's index does not list the type: " + x.Evidence
+	}
+	return x
 }
 
 // Expectation is what Expect says of a kind.
@@ -146,8 +177,8 @@ func Expect(f Facts, env Env) Expectation {
 
 // expectListing is Expect for a list-by-tags kind.
 func expectListing(f Facts, env Env, tagger string) Expectation {
-	if !listable(f, env) {
-		return Expectation{Outcome: Report, Reason: "no inventory lists the kind by its tags"}
+	if x := listing(f, env); !x.Listed {
+		return Expectation{Outcome: Report, Reason: x.Evidence}
 	}
 	after := f.TagsAtCreate == TagsAfter
 	declared := env.DeclaredTagsAfter && DeclaredTagsAfterCreate(f.Provider, f.TerraformResource)
@@ -162,6 +193,11 @@ func expectListing(f Facts, env Env, tagger string) Expectation {
 			Reason: fmt.Sprintf("its create tags after the call that makes it (%s), undeclared: a crash in between leaves an untagged resource an empty listing misses, and the create runs again", f.TagsAtCreate)}
 	case after:
 		return Expectation{Outcome: Report, Reason: "declared tagged after its create: an empty listing proves nothing (AbsenceProvesNothing)"}
+	case declared:
+		// The adapter declares it whatever the kinds file says (a
+		// partition-fallback kind, or a list that disagrees with the
+		// file): an empty listing is reported.
+		return Expectation{Outcome: Report, Reason: fmt.Sprintf("declared tagged after its create (its create tags %s): an empty listing proves nothing (AbsenceProvesNothing)", f.TagsAtCreate)}
 	case tagger == TaggerCrossplane:
 		return Expectation{Outcome: Report, Reason: "listed by its crossplane tags, a weak proof another cluster's look-alike shares: what is found is reported"}
 	}
@@ -172,9 +208,10 @@ func expectListing(f Facts, env Env, tagger string) Expectation {
 // from a kinds file's own columns and not through Classify: a kind whose
 // ID the spec determines (K), or that a template names, adopts; a
 // cloud-assigned kind adopts only when its create sends a tags field in
-// the request (in AWS's commercial partition), a uid tagger writes it and
-// an inventory lists it; every other kind is reported. No kind may
-// duplicate.
+// the request in every partition (tags_at_create request, not
+// partition-fallback, which the adapter declares tagged after by
+// default), a uid tagger writes it and its lister's index lists it;
+// every other kind is reported. No kind may duplicate.
 func Goal(f Facts, env Env) Outcome {
 	if f.IDKnownBeforeCreate || f.IDFromSpec {
 		return Adopt
@@ -182,7 +219,7 @@ func Goal(f Facts, env Env) Outcome {
 	if tmpl, ok := env.Templates.Lookup(f.TerraformResource); ok && !tmpl.UsesExternalName() {
 		return Adopt
 	}
-	if sentInRequest(f) && env.Taggers[f.Provider] == TaggerUID && listable(f, env) {
+	if f.TagsAtCreate == TagsInRequest && len(f.TagFields) > 0 && env.Taggers[f.Provider] == TaggerUID && listable(f, env) {
 		return Adopt
 	}
 	return Report

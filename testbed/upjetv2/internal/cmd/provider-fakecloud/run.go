@@ -356,7 +356,14 @@ func (l *lineOptions) inventory(kube client.Client) upjetv2.FindersOption {
 			return aws.Credentials{AccessKeyID: "AKIDFAKECLOUD", SecretAccessKey: "fakecloud", Source: "provider-fakecloud"}, nil
 		}),
 	})
+	// The fake cloud's own types, which the shipped listings cannot
+	// name: its Tagging API lists every object it holds, with no type
+	// filter (the crossplane-kind tag narrows it).
 	var opts []awsinventory.Option
+	for _, tf := range []string{"fakecloud_network", "fakecloud_late_tag_network", "fakecloud_cli_network", "fakecloud_address"} {
+		opts = append(opts, awsinventory.WithListing(inventory.Listing{TerraformResource: tf, Listed: true,
+			Evidence: "the fake cloud's Tagging API lists every object it holds (testbed/internal/fakecloud/tagging.go)"}))
+	}
 	if l.awsTaggingLag > 0 {
 		opts = append(opts, awsinventory.WithLag(l.awsTaggingLag))
 	}
