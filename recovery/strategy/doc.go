@@ -28,19 +28,23 @@
 // DecodeKinds reads the tab-separated kinds file of testdata/
 // (upjet-provider-kinds.tsv): a header line
 //
-//	provider	terraform_resource	id_known_before_create	external_name_config	tags_or_labels_field	detail	tags_at_create
+//	provider	terraform_resource	id_known_before_create	external_name_config	tags_or_labels_field	detail	tags_at_create	tags_at_create_evidence
 //
-// then one kind a line with exactly those seven columns: the provider (aws,
+// then one kind a line with exactly those eight columns: the provider (aws,
 // gcp, azure, or any lower-case name), the Terraform resource type, K or C,
 // the external-name configuration (NameAsIdentifier, IdentifierFromProvider,
 // Templated:..., custom:<function>), the comma-separated tags or labels
 // fields of spec.forProvider (empty when none), a free-text detail (the
-// upjet template or the parameter), and when the kind's create sends its
+// upjet template or the parameter), when the kind's create sends its
 // tags: request, after (a call after the one that makes the resource) or
 // partition-fallback (after, in an AWS partition without tag-on-create),
-// empty for a kind with no tags field. The decoder is strict: a wrong header
-// (the six-column file from before tags_at_create among them), column
-// count, K/C value, empty name, tags_at_create value, control character or
+// empty for a kind with no tags field, and where that was read (the file
+// and line of the Terraform provider's source, from hack/tagsderive, or
+// why a value is kept), empty for a kind with no tags field. A file with
+// the first seven columns alone (and their header) is read too, with no
+// evidence. The decoder is strict: a wrong header (the six-column file
+// from before tags_at_create among them), column count, K/C value, empty
+// name, tags_at_create value, missing evidence, control character or
 // duplicate kind is an error naming the line, wrapping ErrBadKinds.
 //
 // # The templates file

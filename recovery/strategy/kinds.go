@@ -16,7 +16,12 @@ import (
 var ErrBadKinds = errors.New("strategy: bad kinds file")
 
 // KindsHeader is the header line of a kinds file, its columns tab-separated.
-const KindsHeader = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail\ttags_at_create"
+const KindsHeader = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail\ttags_at_create\ttags_at_create_evidence"
+
+// kindsHeaderV2 is the header of the seven-column kinds file, without the
+// evidence of tags_at_create: DecodeKinds reads it, each kind's
+// TagsAtCreateEvidence empty.
+const kindsHeaderV2 = "provider\tterraform_resource\tid_known_before_create\texternal_name_config\ttags_or_labels_field\tdetail\ttags_at_create"
 
 // kindsHeaderV1 is the header of the six-column kinds file from before
 // the tags_at_create column, which DecodeKinds refuses with a clear error.
@@ -46,8 +51,11 @@ func DecodeKinds(r io.Reader) ([]Facts, error) {
 		}
 		return nil, fmt.Errorf("%w: empty; want the header line %q", ErrBadKinds, KindsHeader)
 	}
+	columns := 8
 	switch h := sc.Text(); h {
 	case KindsHeader:
+	case kindsHeaderV2:
+		columns = 7
 	case kindsHeaderV1:
 		return nil, fmt.Errorf("%w: line 1: a six-column kinds file, without tags_at_create: add the column (request, after or partition-fallback for a kind with a tags field, empty for one without) and the header %q", ErrBadKinds, KindsHeader)
 	default:
@@ -58,7 +66,7 @@ func DecodeKinds(r io.Reader) ([]Facts, error) {
 	n := 1
 	for sc.Scan() {
 		n++
-		f, err := decodeKind(sc.Text())
+		f, err := decodeKind(sc.Text(), columns)
 		if err != nil {
 			return nil, fmt.Errorf("%w: line %d: %w", ErrBadKinds, n, err)
 		}
@@ -75,11 +83,12 @@ func DecodeKinds(r io.Reader) ([]Facts, error) {
 	return out, nil
 }
 
-// decodeKind decodes one line after the header.
-func decodeKind(line string) (Facts, error) {
+// decodeKind decodes one line after the header, of columns columns (8,
+// or 7 without tags_at_create_evidence).
+func decodeKind(line string, columns int) (Facts, error) {
 	cols := strings.Split(line, "\t")
-	if len(cols) != 7 {
-		return Facts{}, fmt.Errorf("%d tab-separated columns, want 7", len(cols))
+	if len(cols) != columns {
+		return Facts{}, fmt.Errorf("%d tab-separated columns, want %d", len(cols), columns)
 	}
 	for i, c := range cols {
 		if !utf8.ValidString(c) || strings.ContainsFunc(c, unicode.IsControl) {
@@ -122,6 +131,15 @@ func decodeKind(line string) (Facts, error) {
 	case len(f.TagFields) > 0 && !slices.Contains([]string{TagsInRequest, TagsAfter, TagsPartitionFallback}, f.TagsAtCreate):
 		return Facts{}, fmt.Errorf("tags_at_create %q, want %s, %s or %s", f.TagsAtCreate, TagsInRequest, TagsAfter, TagsPartitionFallback)
 	}
+	if columns == 8 {
+		f.TagsAtCreateEvidence = cols[7]
+		switch {
+		case len(f.TagFields) == 0 && f.TagsAtCreateEvidence != "":
+			return Facts{}, fmt.Errorf("tags_at_create_evidence %q for a kind with no tags or labels field: want it empty", f.TagsAtCreateEvidence)
+		case len(f.TagFields) > 0 && strings.TrimSpace(f.TagsAtCreateEvidence) == "":
+			return Facts{}, errors.New("tags_at_create_evidence is empty: say where tags_at_create was read (file:line of the Terraform provider's source) or why it is kept")
+		}
+	}
 	return f, nil
 }
 
@@ -129,15 +147,26 @@ func decodeKind(line string) (Facts, error) {
 // It writes what DecodeKinds would refuse as it is; decode the result to
 // check it.
 func EncodeKinds(w io.Writer, kinds []Facts) error {
+	// The seven-column form where no kind has evidence, so that what a
+	// seven-column file decodes to encodes as it was.
+	columns := 7
+	header := kindsHeaderV2
+	for _, f := range kinds {
+		if f.TagsAtCreateEvidence != "" {
+			columns, header = 8, KindsHeader
+			break
+		}
+	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, KindsHeader)
+	fmt.Fprintln(bw, header)
 	for _, f := range kinds {
 		id := idAssigned
 		if f.IDKnownBeforeCreate {
 			id = idKnown
 		}
-		fmt.Fprintln(bw, strings.Join([]string{f.Provider, f.TerraformResource, id, f.ExternalNameConfig,
-			strings.Join(f.TagFields, ","), f.Detail, f.TagsAtCreate}, "\t"))
+		cols := []string{f.Provider, f.TerraformResource, id, f.ExternalNameConfig,
+			strings.Join(f.TagFields, ","), f.Detail, f.TagsAtCreate, f.TagsAtCreateEvidence}
+		fmt.Fprintln(bw, strings.Join(cols[:columns], "\t"))
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("cannot write the kinds: %w", err)

@@ -16,7 +16,8 @@ import (
 var realKinds = filepath.Join("..", "..", "testdata", "upjet-provider-kinds.tsv")
 
 func TestDecodeKinds(t *testing.T) {
-	h := KindsHeader + "\n"
+	h := kindsHeaderV2 + "\n"
+	h8 := KindsHeader + "\n"
 	cases := map[string]struct {
 		reason  string
 		in      string
@@ -44,18 +45,30 @@ func TestDecodeKinds(t *testing.T) {
 			in: kindsHeaderV1 + "\naws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\n", wantErr: "line 1: a six-column kinds file, without tags_at_create"},
 		"SixColumns":   {reason: "seven columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\n", wantErr: "line 2: 6 tab-separated columns, want 7"},
 		"EightColumns": {reason: "seven columns", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\t\n", wantErr: "line 2: 8 tab-separated columns"},
-		"BlankLine":    {reason: "a blank line is a line with one column", in: h + "\n", wantErr: "line 2: 1 tab-separated columns"},
-		"BadID":        {reason: "K or C", in: h + "aws\taws_vpc\tk\tIdentifierFromProvider\t\t\t\n", wantErr: `line 2: id_known_before_create "k", want K or C`},
-		"BadProvider":  {reason: "a provider name", in: h + "AWS\taws_vpc\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `provider "AWS"`},
-		"BadResource":  {reason: "a resource type", in: h + "aws\t\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `terraform_resource ""`},
-		"NoConfig":     {reason: "an external-name config", in: h + "aws\taws_vpc\tC\t\t\t\t\n", wantErr: `external_name_config ""`},
-		"BadTags":      {reason: "tags fields are names", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,\t\trequest\n", wantErr: `tags_or_labels_field "tags,"`},
-		"TagsTwice":    {reason: "no tags field twice", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,tags\t\trequest\n", wantErr: "names tags twice"},
-		"NoTagsAt":     {reason: "a kind with a tags field says when its create sends them", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\t\n", wantErr: `tags_at_create "", want request, after or partition-fallback`},
-		"BadTagsAt":    {reason: "the values of tags_at_create", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\tlater\n", wantErr: `tags_at_create "later"`},
-		"TagsAtNoTags": {reason: "no tags field, nothing sent", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\trequest\n", wantErr: `tags_at_create "request" for a kind with no tags or labels field`},
-		"Control":      {reason: "no control characters", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\tx\ry\t\n", wantErr: "line 2: column 6 holds invalid UTF-8 or a control character"},
-		"BadUTF8":      {reason: "UTF-8 only", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\xff\t\n", wantErr: "column 6 holds invalid UTF-8"},
+		"Evidence": {
+			reason: "the eight-column file: a kind with a tags field says where tags_at_create was read",
+			in:     h8 + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\tinternal/service/ec2/vpc.go:150 getTagSpecificationsIn\naws\taws_iam_role_policy\tC\tIdentifierFromProvider\t\t\t\t\n",
+			want: []Facts{
+				{Provider: "aws", TerraformResource: "aws_vpc", ExternalNameConfig: "IdentifierFromProvider", TagFields: []string{"tags"}, TagsAtCreate: TagsInRequest,
+					TagsAtCreateEvidence: "internal/service/ec2/vpc.go:150 getTagSpecificationsIn"},
+				{Provider: "aws", TerraformResource: "aws_iam_role_policy", ExternalNameConfig: "IdentifierFromProvider"},
+			},
+		},
+		"NoEvidence":       {reason: "the eight-column file needs evidence for a tags field", in: h8 + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\t \n", wantErr: "tags_at_create_evidence is empty"},
+		"EvidenceNoTags":   {reason: "no tags field, no evidence", in: h8 + "aws\taws_x\tC\tIdentifierFromProvider\t\t\t\tx.go:1\n", wantErr: "tags_at_create_evidence \"x.go:1\" for a kind with no tags"},
+		"SevenInEightFile": {reason: "the eight-column header wants eight columns", in: h8 + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\n", wantErr: "line 2: 7 tab-separated columns, want 8"},
+		"BlankLine":        {reason: "a blank line is a line with one column", in: h + "\n", wantErr: "line 2: 1 tab-separated columns"},
+		"BadID":            {reason: "K or C", in: h + "aws\taws_vpc\tk\tIdentifierFromProvider\t\t\t\n", wantErr: `line 2: id_known_before_create "k", want K or C`},
+		"BadProvider":      {reason: "a provider name", in: h + "AWS\taws_vpc\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `provider "AWS"`},
+		"BadResource":      {reason: "a resource type", in: h + "aws\t\tC\tIdentifierFromProvider\t\t\t\n", wantErr: `terraform_resource ""`},
+		"NoConfig":         {reason: "an external-name config", in: h + "aws\taws_vpc\tC\t\t\t\t\n", wantErr: `external_name_config ""`},
+		"BadTags":          {reason: "tags fields are names", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,\t\trequest\n", wantErr: `tags_or_labels_field "tags,"`},
+		"TagsTwice":        {reason: "no tags field twice", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags,tags\t\trequest\n", wantErr: "names tags twice"},
+		"NoTagsAt":         {reason: "a kind with a tags field says when its create sends them", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\t\n", wantErr: `tags_at_create "", want request, after or partition-fallback`},
+		"BadTagsAt":        {reason: "the values of tags_at_create", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\tlater\n", wantErr: `tags_at_create "later"`},
+		"TagsAtNoTags":     {reason: "no tags field, nothing sent", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\trequest\n", wantErr: `tags_at_create "request" for a kind with no tags or labels field`},
+		"Control":          {reason: "no control characters", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\tx\ry\t\n", wantErr: "line 2: column 6 holds invalid UTF-8 or a control character"},
+		"BadUTF8":          {reason: "UTF-8 only", in: h + "aws\taws_vpc\tC\tIdentifierFromProvider\t\t\xff\t\n", wantErr: "column 6 holds invalid UTF-8"},
 		"Duplicate": {
 			reason:  "one line per kind",
 			in:      h + "aws\taws_vpc\tC\tIdentifierFromProvider\ttags\t\trequest\naws\taws_subnet\tC\tIdentifierFromProvider\ttags\t\trequest\naws\taws_vpc\tK\tNameAsIdentifier\t\t\t\n",
@@ -120,7 +133,8 @@ func FuzzDecodeKinds(f *testing.F) {
 	lines := strings.SplitAfter(string(b), "\n")
 	f.Add([]byte(strings.Join(lines[:6], "")))
 	f.Add([]byte(strings.Join(lines[:3], "") + strings.Join(lines[1:2], "")))
-	f.Add([]byte(KindsHeader + "\r\ngcp\tgoogle_x\tC\tcustom:f\tlabels,userLabels\tdétail {{ .x }}\tafter"))
+	f.Add([]byte(kindsHeaderV2 + "\r\ngcp\tgoogle_x\tC\tcustom:f\tlabels,userLabels\tdétail {{ .x }}\tafter"))
+	f.Add([]byte(KindsHeader + "\r\ngcp\tgoogle_x\tC\tcustom:f\tlabels,userLabels\tdétail {{ .x }}\tafter\tx.go:1"))
 	f.Add([]byte(KindsHeader))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		kinds, err := DecodeKinds(bytes.NewReader(b))

@@ -76,6 +76,11 @@ type Facts struct {
 	// where it is not known (KindFacts: upjet's configuration does not
 	// say; a provider declares TagsAfterCreate).
 	TagsAtCreate string `json:"tagsAtCreate,omitempty"`
+	// TagsAtCreateEvidence says where TagsAtCreate was read: the file and
+	// line of the Terraform provider's source (hack/tagsderive), or why a
+	// value is kept where the source could not tell. A kinds file's
+	// eighth column; empty in a seven-column file.
+	TagsAtCreateEvidence string `json:"tagsAtCreateEvidence,omitempty"`
 }
 
 // Decision is a kind's strategy and why it was chosen.
