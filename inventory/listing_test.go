@@ -1,6 +1,8 @@
 package inventory
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,4 +129,64 @@ func FuzzParseListings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestListingsAgreeWithSources holds the shipped listings to what
+// hack/tagsderive -listability read from the Terraform providers' sources
+// (testdata/listability-evidence.tsv): where the source is certain, a
+// listed type's index type is the one its ARN, asset name or ARM ID is
+// built with; a type whose ARN has no region is listed in a home region;
+// a type whose ID is a URL, or whose tags field is not its own tags, is
+// not listed. Where the source is not certain, the listing's evidence
+// stands alone.
+func TestListingsAgreeWithSources(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "listability-evidence.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shipped := map[string]Listings{}
+	for _, p := range []string{"aws", "gcp", "azure"} {
+		if shipped[p], err = ShippedListings(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "provider\t") {
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) != 7 {
+			t.Fatalf("%q: %d columns, want 7", line, len(c))
+		}
+		provider, tf, indexType, global, idForm, tagsOwn := c[0], c[1], c[2], c[3], c[4], c[5]
+		x := shipped[provider].Of(tf)
+		if (idForm == "url" || tagsOwn == "no") && x.Listed {
+			t.Errorf("%s: listed, but its source says its ID is a %s and its tags field is its own: %s (%s)", tf, idForm, tagsOwn, c[6])
+		}
+		if !x.Listed {
+			continue
+		}
+		checked++
+		if global == "yes" && x.Region == "" {
+			t.Errorf("%s: its ARN has no region (%s), and the listing names no home region", tf, c[6])
+		}
+		if global == "no" && x.Region != "" {
+			t.Errorf("%s: its ARN has the provider's region (%s), and the listing lists it in %s", tf, c[6], x.Region)
+		}
+		if indexType == "unknown" || len(x.IndexTypes) == 0 {
+			continue
+		}
+		got := x.IndexTypes[0]
+		if provider == "azure" {
+			_, got, _ = strings.Cut(got, ":")
+		}
+		if got != "" && !strings.EqualFold(got, indexType) {
+			t.Errorf("%s: listed as %s, its source builds %s (%s)", tf, got, indexType, c[6])
+		}
+	}
+	if checked == 0 {
+		t.Error("no listed type was checked against its source")
+	}
+	t.Logf("%d listed types checked against the sources", checked)
 }

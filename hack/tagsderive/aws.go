@@ -15,6 +15,7 @@ type awsResource struct {
 	tagsAnnot  bool // @Tags(...) on the factory: transparent tagging
 	missing    string
 	factoryPos token.Pos
+	factory    *ast.FuncDecl // the SDKv2 factory (nil for Framework resources)
 }
 
 var (
@@ -78,6 +79,7 @@ func indexAWS(t *tree) map[string]*awsResource {
 						}
 						r := &awsResource{pkg: p, tagsAnnot: tagsAnnot, factoryPos: fd.Pos()}
 						if m[1] == "SDKResource" {
+							r.factory = fd
 							awsSDKCreate(p, fd, r, 2)
 						} else {
 							awsFrameworkCreate(p, factoryType(fd), r)

@@ -28,6 +28,7 @@ import (
 // kind is one row of the kinds file that has a tags or labels field.
 type kind struct {
 	provider, resource, field string
+	idKnown                   string // column 3: K (known before create) or C (cloud-assigned)
 }
 
 func readKinds(path string) ([]kind, error) {
@@ -54,7 +55,7 @@ func readKinds(path string) ([]kind, error) {
 		}
 		// Only the kind's name and tags field: never the file's own
 		// tags_at_create column, which this tool checks.
-		out = append(out, kind{provider: cols[0], resource: cols[1], field: cols[4]})
+		out = append(out, kind{provider: cols[0], resource: cols[1], field: cols[4], idKnown: cols[2]})
 	}
 	return out, sc.Err()
 }
@@ -64,6 +65,8 @@ type config struct {
 	awsVer, googleVer, azurermVer string
 	kinds                         string
 	header                        []string
+	listability                   bool
+	list                          listConfig
 }
 
 func main() {
@@ -75,11 +78,20 @@ func main() {
 	flag.StringVar(&c.googleVer, "google-version", "unrecorded", "version label of the Google source")
 	flag.StringVar(&c.azurermVer, "azurerm-version", "unrecorded", "version label of the azurerm source")
 	flag.StringVar(&c.kinds, "kinds", "testdata/upjet-provider-kinds.tsv", "kinds file")
+	flag.BoolVar(&c.listability, "listability", false, "write the listability table (index type, global, ID form, own tags) instead of tags_at_create, for the kinds with a cloud-assigned ID")
+	flag.StringVar(&c.list.awsNames, "aws-names", "", "terraform-provider-aws names/ directory, to resolve names.X constants (listability)")
+	flag.StringVar(&c.list.awsSDKv1, "aws-sdk-v1", "", "github.com/aws/aws-sdk-go module root, to resolve pkg.ServiceName constants (listability)")
+	flag.StringVar(&c.list.azureVend, "azurerm-vendor", "", "vendor/ root holding github.com/hashicorp/go-azure-sdk and go-azure-helpers (listability)")
+	flag.StringVar(&c.list.azurermMod, "azurerm-module", "github.com/hashicorp/terraform-provider-azurerm", "Go module path of the azurerm source (listability)")
 	var header multiFlag
 	flag.Var(&header, "header", "a header comment line to write (repeatable)")
 	flag.Parse()
 	c.header = header
-	if err := run(c, os.Stdout); err != nil {
+	runner := run
+	if c.listability {
+		runner = runListability
+	}
+	if err := runner(c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "tagsderive:", err)
 		os.Exit(1)
 	}

@@ -1,0 +1,6 @@
+package names
+
+const (
+	EC2     = "ec2"
+	AttrARN = "arn"
+)
