@@ -52,7 +52,7 @@ V1_VET := ./... ./testbed/... $(V1_PKGS)
 # the library at this checkout (a replace in each go.mod).
 INVENTORY := inventory/aws inventory/azure inventory/gcp
 
-.PHONY: all build vet tools generate demo test test-unit test-journal test-rest test-inventory lint fuzz bench bench-terraform crashtest release tidy
+.PHONY: all build vet tools generate demo test test-unit test-journal test-rest test-inventory compat lint fuzz bench bench-terraform crashtest release tidy
 
 all: build
 
@@ -122,7 +122,15 @@ check-generated:
 ## where v2 runs 20; 10 TestWrappedProvider kill iterations instead of 20), so
 ## that a cold `bash .ci/run` stays within CI's budget; their flags
 ## (-crash.trials, -wrapped.iterations) override.
-test: tools check-generated test-journal test-rest test-inventory
+test: tools check-generated test-journal test-rest test-inventory compat
+
+## compat: adapter/upjetv2 built, vetted and tested on crossplane-runtime v2.4.0
+## with crossplane/apis/v2 v2.3.4 (the generation after apis/common moved) and
+## an upjet of that generation: a served tag when one exists, else a
+## temporary import rewrite of a served one (hack/compat.sh says which),
+## outside the repository.
+compat:
+	bash hack/compat.sh
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the

@@ -40,3 +40,25 @@ func addAnnotations(o metav1.Object, add map[string]string) {
 	maps.Copy(a, add)
 	o.SetAnnotations(a)
 }
+
+// managementActionObserve is crossplane's ManagementActionObserve, written
+// out so that the adapter names no type of the package that holds it,
+// which crossplane-runtime v2.3 moved into crossplane/apis/v2 (core/v2):
+// each line's package passes its own ManagementPolicies.
+const managementActionObserve = "Observe"
+
+// ObserveOnly reports whether policies, a managed resource's
+// spec.managementPolicies, are exactly Observe (in any number of copies):
+// a resource crossplane only observes, which upjet's tagger leaves
+// untagged. It takes any runtime generation's ManagementPolicies.
+func ObserveOnly[S ~[]A, A ~string](policies S) bool {
+	if len(policies) == 0 {
+		return false
+	}
+	for _, p := range policies {
+		if string(p) != managementActionObserve {
+			return false
+		}
+	}
+	return true
+}

@@ -52,3 +52,24 @@ func TestExternalCreateIncomplete(t *testing.T) {
 		})
 	}
 }
+
+func TestObserveOnly(t *testing.T) {
+	type action string
+	cases := map[string]struct {
+		in   []action
+		want bool
+	}{
+		"Observe":        {[]action{"Observe"}, true},
+		"ObserveTwice":   {[]action{"Observe", "Observe"}, true},
+		"None":           {nil, false},
+		"All":            {[]action{"*"}, false},
+		"ObserveAndMore": {[]action{"Observe", "Create"}, false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := ObserveOnly(tc.in); got != tc.want {
+				t.Errorf("ObserveOnly(%v) = %t, want %t", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,9 +1,9 @@
 package upjetv2
 
 import (
+	"encoding/json"
 	"testing"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/v2/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource/fake"
@@ -22,14 +22,23 @@ func TestBuildIntent(t *testing.T) {
 	owner := journal.Owner{Replica: "provider-0", Epoch: "18ea3ef8b3e4e209-e2dfa327", Cluster: "c-uid"}
 	nsGVK := schema.GroupVersionKind{Group: "fakecloud.m.intentjournal.io", Version: "v1alpha1", Kind: "RecordSet"}
 	clGVK := schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "RecordSet"}
-	modern := func(ns string, ref *xpv1.ProviderConfigReference) *fake.ModernManaged {
+	// The references are decoded from their JSON, so that the test names
+	// no type of the package that holds them, which crossplane-runtime
+	// v2.3 moved into crossplane/apis/v2: it builds on both generations.
+	modern := func(ns, ref string) *fake.ModernManaged {
 		m := &fake.ModernManaged{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "www", UID: "uid-1"}}
-		m.SetProviderConfigReference(ref)
+		if ref != "" {
+			if err := json.Unmarshal([]byte(ref), &m.TypedProviderConfigReferencer.Ref); err != nil {
+				t.Fatal(err)
+			}
+		}
 		return m
 	}
-	legacy := func(ref *xpv1.Reference) *fake.LegacyManaged {
+	legacy := func(ref string) *fake.LegacyManaged {
 		m := &fake.LegacyManaged{ObjectMeta: metav1.ObjectMeta{Name: "www", UID: "uid-2"}}
-		m.SetProviderConfigReference(ref)
+		if err := json.Unmarshal([]byte(ref), &m.LegacyProviderConfigReferencer.Ref); err != nil {
+			t.Fatal(err)
+		}
 		return m
 	}
 	cases := map[string]struct {
@@ -40,7 +49,7 @@ func TestBuildIntent(t *testing.T) {
 	}{
 		"NamespacedClusterProviderConfig": {
 			reason: "A namespaced MR's keys name its namespace and its provider config's kind, as crossplane-runtime v2 tags it.",
-			mg:     modern("team-a", &xpv1.ProviderConfigReference{Kind: "ClusterProviderConfig", Name: "default"}),
+			mg:     modern("team-a", `{"kind": "ClusterProviderConfig", "name": "default"}`),
 			gvk:    nsGVK,
 			want: journal.Intent{
 				Resource:       journal.ResourceRef{APIVersion: "fakecloud.m.intentjournal.io/v1alpha1", Kind: "RecordSet", Namespace: "team-a", Name: "www", UID: "uid-1"},
@@ -52,7 +61,7 @@ func TestBuildIntent(t *testing.T) {
 		},
 		"NamespacedProviderConfig": {
 			reason: "The same name in another namespace, through a namespaced ProviderConfig, has other keys.",
-			mg:     modern("team-b", &xpv1.ProviderConfigReference{Kind: "ProviderConfig", Name: "pc"}),
+			mg:     modern("team-b", `{"kind": "ProviderConfig", "name": "pc"}`),
 			gvk:    nsGVK,
 			want: journal.Intent{
 				Resource:       journal.ResourceRef{APIVersion: "fakecloud.m.intentjournal.io/v1alpha1", Kind: "RecordSet", Namespace: "team-b", Name: "www", UID: "uid-1"},
@@ -64,7 +73,7 @@ func TestBuildIntent(t *testing.T) {
 		},
 		"ClusterScopedLegacy": {
 			reason: "A cluster-scoped (legacy) MR has no namespace and an untyped reference.",
-			mg:     legacy(&xpv1.Reference{Name: "default"}),
+			mg:     legacy(`{"name": "default"}`),
 			gvk:    clGVK,
 			want: journal.Intent{
 				Resource:       journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "RecordSet", Name: "www", UID: "uid-2"},
@@ -75,7 +84,7 @@ func TestBuildIntent(t *testing.T) {
 		},
 		"NoProviderConfig": {
 			reason: "Without a reference there is no providerconfig key and no provider config.",
-			mg:     modern("team-a", nil),
+			mg:     modern("team-a", ""),
 			gvk:    nsGVK,
 			want: journal.Intent{
 				Resource: journal.ResourceRef{APIVersion: "fakecloud.m.intentjournal.io/v1alpha1", Kind: "RecordSet", Namespace: "team-a", Name: "www", UID: "uid-1"},
@@ -98,7 +107,7 @@ func TestBuildIntent(t *testing.T) {
 	}
 
 	t.Run("DeterministicName", func(t *testing.T) {
-		mg := modern("team-a", nil)
+		mg := modern("team-a", "")
 		meta.SetExternalName(mg, "rs-0123")
 		got, err := BuildIntent(mg, IntentInput{GVK: nsGVK, Owner: owner})
 		if err != nil || got.ExternalName != "rs-0123" {

@@ -3,11 +3,9 @@ package upjetv2
 import (
 	"context"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/v2/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
-	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
@@ -84,7 +82,7 @@ func NewTagger(kube client.Client, field string, opts ...TaggerOption) *Tagger {
 // Initialize sets the tags, as upjet's tagger does: not for a resource that
 // is only observed, and with one Update.
 func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
-	if sets.New(mg.GetManagementPolicies()...).Equal(sets.New(xpv1.ManagementActionObserve)) {
+	if adapter.ObserveOnly(mg.GetManagementPolicies()) {
 		return nil
 	}
 	tags := resource.GetExternalTags(mg)
