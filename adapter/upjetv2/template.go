@@ -21,9 +21,14 @@ type templateEdit struct {
 }
 
 // templateEdits are WrapControllerTemplate's changes, written against
-// upjet v2.3.0's pkg/pipeline/templates/controller.go.tmpl (identical on
-// upjet's main as of v2.4). Each one opens and closes within its own text,
-// so no bracket of upjet's connector block has to be matched.
+// upjet v2.3.0's pkg/pipeline/templates/controller.go.tmpl (identical in
+// v2.4.1) and holding on the templates providers derive from it. Each
+// anchor is text every such template must keep to be upjet's (the
+// imports placeholder, the controller name, the callback providers, the
+// external connector, the managed reconciler's construction, the builder's
+// Named, the rate-limited reconciler), and each edit opens and closes
+// within its own text, so no bracket of upjet's connector block, nor of a
+// provider's own wrappers, has to be matched.
 var templateEdits = []templateEdit{
 	{
 		what:    "the import of this package",
@@ -71,9 +76,13 @@ var templateEdits = []templateEdit{
 		min:     1, max: 1,
 	},
 	{
+		// The managed reconciler itself, innermost: whatever a provider's
+		// template wraps around upjet's rate limiter (provider-upjet-aws
+		// and -gcp complete with reconciliationpolicy.NewReconciler
+		// around it) stays outside.
 		what:    "the reconciler",
-		anchor:  "Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))",
-		replace: "Complete(ijk.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))",
+		anchor:  "ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)",
+		replace: "ratelimiter.NewReconciler(name, ijk.Reconciler(r), o.GlobalRateLimiter)",
 		min:     1, max: 1,
 	},
 }
@@ -97,7 +106,10 @@ var templateEdits = []templateEdit{
 //   - Kind.ReconcilerOptions appended to the reconciler's options;
 //   - the kind's requeue source watched (Kind.Requeues), and its event
 //     filter added (Kind.EventFilter);
-//   - the reconciler wrapped (Kind.Reconciler).
+//   - the managed reconciler wrapped (Kind.Reconciler), innermost: inside
+//     upjet's rate limiter, and inside any reconciler a provider's
+//     template wraps around that (provider-upjet-aws's and -gcp's
+//     reconciliationpolicy.NewReconciler), which stay the provider's.
 //
 // It fails, naming the edit, when an anchor is missing or found more
 // often than upjet's template has it: an upjet upgrade that moves an

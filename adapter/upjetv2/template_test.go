@@ -173,3 +173,62 @@ func TestWrapControllerTemplateRefuses(t *testing.T) {
 		})
 	}
 }
+
+// providerShaped returns upjet's controller template changed as
+// provider-upjet-aws's and -gcp's own templates change it: upjet's
+// reconciliationpolicy imported, its failure rate limiter given to the
+// controller, and the reconciler completed as reconciliationpolicy's
+// wrapper around upjet's rate limiter. The test bed's generated provider
+// runs a template of this shape (testbed/upjetv2/generated/config/templates).
+func providerShaped(t *testing.T) string {
+	t.Helper()
+	tmpl := templates.ControllerTemplate
+	for _, e := range []struct{ old, new string }{
+		{"\t\"github.com/crossplane/upjet/v2/pkg/metrics\"\n",
+			"\t\"github.com/crossplane/upjet/v2/pkg/metrics\"\n\t\"github.com/crossplane/upjet/v2/pkg/reconciler/reconciliationpolicy\"\n"},
+		{"\teventHandler := handler.NewEventHandler(handler.WithLogger(",
+			"\trl := reconciliationpolicy.NewExponentialFailureRateLimiter(time.Second, time.Minute)\n\teventHandler := handler.NewEventHandler(handler.WithDefaultRateLimiter(rl), handler.WithLogger("},
+		{"\t\tWithOptions(o.ForControllerRuntime()).\n", "\t\tWithOptions(co).\n"},
+		{"opts...)\n\n\treturn ctrl.NewControllerManagedBy(mgr).", "opts...)\n\tco := o.ForControllerRuntime()\n\tco.RateLimiter = rl\n\n\treturn ctrl.NewControllerManagedBy(mgr)."},
+		{"Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))",
+			"Complete(\n\t\t\treconciliationpolicy.NewReconciler(\n\t\t\t\tratelimiter.NewReconciler(name, r, o.GlobalRateLimiter),\n\t\t\t\tmgr,\n\t\t\t\t{{ .TypePackageAlias }}{{ .CRD.Kind }}_GroupVersionKind,\n\t\t\t\treconciliationpolicy.WithRateLimiter(rl),\n\t\t\t),\n\t\t)"},
+	} {
+		if strings.Count(tmpl, e.old) != 1 {
+			t.Fatalf("upjet's template does not hold %q once: the test's provider shape is out of date", e.old)
+		}
+		tmpl = strings.Replace(tmpl, e.old, e.new, 1)
+	}
+	return tmpl
+}
+
+// TestWrapProviderShapedTemplate: a provider's own template that wraps
+// upjet's rate-limited reconciler in reconciliationpolicy's (as
+// provider-upjet-aws and -gcp do) is wrapped, and the wrapper goes
+// innermost, around the managed reconciler, with the provider's own
+// wrappers outside it; every variant renders to Go with every wrapping
+// call once.
+func TestWrapProviderShapedTemplate(t *testing.T) {
+	wrapped, err := WrapControllerTemplate(providerShaped(t))
+	if err != nil {
+		t.Fatalf("WrapControllerTemplate(a provider-shaped template): %v", err)
+	}
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			src := render(t, wrapped, v)
+			want := map[string]int{
+				TemplateImportAlias + ".KindFor": 1, "ijk.WithExternalConnector": 1, "ijk.ReconcilerOptions": 1,
+				"ijk.Requeues": 1, "ijk.EventFilter": 1, "ijk.Reconciler": 1,
+			}
+			if v.async {
+				want["ijk.WrapCallbacks"] = 1
+			}
+			if diff := cmp.Diff(want, calls(t, src)); diff != "" {
+				t.Errorf("wrapping calls in Setup (-want +got):\n%s", diff)
+			}
+			nested := "reconciliationpolicy.NewReconciler(\n\t\t\t\tratelimiter.NewReconciler(name, ijk.Reconciler(r), o.GlobalRateLimiter),"
+			if !strings.Contains(src, nested) {
+				t.Errorf("the managed reconciler is not wrapped innermost, inside the provider's wrappers; want\n%s\nin\n%s", nested, src)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	"github.com/pkg/errors"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/fwprovider"
 )
@@ -31,6 +32,12 @@ var providerSchema []byte
 
 //go:embed provider-metadata.yaml
 var providerMetadata []byte
+
+// controllerTemplate is the provider's own controller template, shaped as
+// provider-upjet-aws's and -gcp's (its header says how).
+//
+//go:embed templates/controller.go.tmpl
+var controllerTemplate string
 
 // basePackages are the hand-written packages the generated registration
 // and setup files include: the ProviderConfig kinds in apis/<scope>/v1alpha1
@@ -98,6 +105,9 @@ func newProvider(rootGroup string, opts ...Option) (pc *ujconfig.Provider, err e
 		),
 		ujconfig.WithBasePackages(basePackages),
 		ujconfig.WithFeaturesPackage("internal/features"),
+		// The provider's own template, made crash-safe: the one line a
+		// provider with its own template changes.
+		ujconfig.WithControllerTemplate(upjetv2.MustWrapControllerTemplate(controllerTemplate)),
 	)
 	for _, configure := range configurators {
 		configure(pc)

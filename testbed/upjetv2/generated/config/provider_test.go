@@ -102,7 +102,7 @@ func TestGeneratedControllers(t *testing.T) {
 		"ijk.WrapCallbacks(ac)",
 		"ijk.ReconcilerOptions()",
 		"WatchesRawSource(ijk.Requeues())",
-		"Complete(ijk.Reconciler(",
+		"ratelimiter.NewReconciler(name, ijk.Reconciler(r), o.GlobalRateLimiter)",
 	}
 	for _, scope := range []string{"cluster", "namespaced"} {
 		for rn, w := range want {

@@ -2,8 +2,10 @@
 // generated test-bed provider, as upjet-provider-template's cmd/generator
 // does: `generator DIR` writes the API types, controllers and registration
 // files of both scopes under DIR (testbed/upjetv2/generated). Each kind's
-// controller is rendered from upjet's template wrapped by intentjournal
-// (upjetv2.MustWrapControllerTemplate). hack/generate-provider.sh runs it,
+// controller is rendered from the provider's own template
+// (config/templates/controller.go.tmpl), which config.GetProvider sets
+// wrapped by intentjournal (upjetv2.MustWrapControllerTemplate) with
+// config.WithControllerTemplate. hack/generate-provider.sh runs it,
 // then controller-gen and managedgen; upjet's pipeline needs goimports on
 // PATH and panics on any error, as upstream.
 package main
@@ -14,9 +16,7 @@ import (
 	"path/filepath"
 
 	"github.com/crossplane/upjet/v2/pkg/pipeline"
-	"github.com/crossplane/upjet/v2/pkg/pipeline/templates"
 
-	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/config"
 )
 
@@ -37,10 +37,6 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
-	// pipeline.Run renders each scope with its own provider's template.
-	tmpl := upjetv2.MustWrapControllerTemplate(templates.ControllerTemplate)
-	cluster.ControllerTemplate = tmpl
-	namespaced.ControllerTemplate = tmpl
 	pipeline.Run(cluster, namespaced, root)
 }
 

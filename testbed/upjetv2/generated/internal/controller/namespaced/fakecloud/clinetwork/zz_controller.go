@@ -17,11 +17,13 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/statemetrics"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/controller/handler"
+	"github.com/crossplane/upjet/v2/pkg/reconciler/reconciliationpolicy"
 	"github.com/crossplane/upjet/v2/pkg/terraform"
 	"github.com/pkg/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	v1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/clients"
 	features "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/features"
 
 	ijupjetv2 "github.com/intentjournal/intentjournal/adapter/upjetv2"
@@ -57,7 +59,8 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 	for _, i := range o.Provider.Resources["fakecloud_cli_network"].InitializerFns {
 		initializers = append(initializers, i(mgr.GetClient()))
 	}
-	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.CLINetwork_GroupVersionKind)))
+	rl := reconciliationpolicy.NewExponentialFailureRateLimiter(time.Second, time.Minute)
+	eventHandler := handler.NewEventHandler(handler.WithDefaultRateLimiter(rl), handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.CLINetwork_GroupVersionKind)))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.CLINetwork_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler))
 	opts := []managed.ReconcilerOption{
 		ijk.WithExternalConnector(tjcontroller.NewConnector(mgr.GetClient(), o.WorkspaceStore, o.SetupFn, o.Provider.Resources["fakecloud_cli_network"], tjcontroller.WithLogger(o.Logger), tjcontroller.WithConnectorEventHandler(eventHandler),
@@ -65,7 +68,10 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 		)),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
-		managed.WithFinalizer(terraform.NewWorkspaceFinalizer(o.WorkspaceStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
+		managed.WithFinalizer(reconciliationpolicy.NewFinalizer(
+			terraform.NewWorkspaceFinalizer(o.WorkspaceStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName)),
+			reconciliationpolicy.WithFinalizerRateLimiter(rl),
+		)),
 		managed.WithTimeout(3 * time.Minute),
 		managed.WithInitializers(initializers),
 		managed.WithPollInterval(o.PollInterval),
@@ -96,13 +102,23 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 	opts = append(opts, ijk.ReconcilerOptions()...)
 
 	r := managed.NewReconciler(mgr, xpresource.ManagedKind(v1alpha1.CLINetwork_GroupVersionKind), opts...)
+	co := o.ForControllerRuntime()
+	co.RateLimiter = rl
 
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WatchesRawSource(ijk.Requeues()).
 		WithEventFilter(ijk.EventFilter()).
-		WithOptions(o.ForControllerRuntime()).
+		WithOptions(co).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.CLINetwork{}, eventHandler).
-		Complete(ijk.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
+		Complete(
+			reconciliationpolicy.NewReconciler(
+				ratelimiter.NewReconciler(name, ijk.Reconciler(r), o.GlobalRateLimiter),
+				mgr,
+				v1alpha1.CLINetwork_GroupVersionKind,
+				reconciliationpolicy.WithRateLimiter(rl),
+				reconciliationpolicy.WithSource(clients.ReconciliationPolicy),
+			),
+		)
 }

@@ -18,10 +18,12 @@ import (
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"github.com/crossplane/upjet/v2/pkg/controller/handler"
 	"github.com/crossplane/upjet/v2/pkg/metrics"
+	"github.com/crossplane/upjet/v2/pkg/reconciler/reconciliationpolicy"
 	"github.com/pkg/errors"
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	v1alpha1 "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/apis/namespaced/fakecloud/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/clients"
 	features "github.com/intentjournal/intentjournal/testbed/upjetv2/generated/internal/features"
 
 	ijupjetv2 "github.com/intentjournal/intentjournal/adapter/upjetv2"
@@ -57,7 +59,8 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 	for _, i := range o.Provider.Resources["fakecloud_record_set"].InitializerFns {
 		initializers = append(initializers, i(mgr.GetClient()))
 	}
-	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
+	rl := reconciliationpolicy.NewExponentialFailureRateLimiter(time.Second, time.Minute)
+	eventHandler := handler.NewEventHandler(handler.WithDefaultRateLimiter(rl), handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	opts := []managed.ReconcilerOption{
 		ijk.WithExternalConnector(
@@ -69,7 +72,10 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 				tjcontroller.WithTerraformPluginSDKAsyncManagementPolicies(o.Features.Enabled(features.EnableBetaManagementPolicies)))),
 		managed.WithLogger(o.Logger.WithValues("controller", name)),
 		managed.WithRecorder(event.NewAPIRecorder(mgr.GetEventRecorderFor(name))),
-		managed.WithFinalizer(tjcontroller.NewOperationTrackerFinalizer(o.OperationTrackerStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName))),
+		managed.WithFinalizer(reconciliationpolicy.NewFinalizer(
+			tjcontroller.NewOperationTrackerFinalizer(o.OperationTrackerStore, xpresource.NewAPIFinalizer(mgr.GetClient(), managed.FinalizerName)),
+			reconciliationpolicy.WithFinalizerRateLimiter(rl),
+		)),
 		managed.WithTimeout(3 * time.Minute),
 		managed.WithInitializers(initializers),
 		managed.WithPollInterval(o.PollInterval),
@@ -100,13 +106,23 @@ func Setup(mgr ctrl.Manager, o tjcontroller.Options) error {
 	opts = append(opts, ijk.ReconcilerOptions()...)
 
 	r := managed.NewReconciler(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), opts...)
+	co := o.ForControllerRuntime()
+	co.RateLimiter = rl
 
 	return ctrl.NewControllerManagedBy(mgr).
 		Named(name).
 		WatchesRawSource(ijk.Requeues()).
 		WithEventFilter(ijk.EventFilter()).
-		WithOptions(o.ForControllerRuntime()).
+		WithOptions(co).
 		WithEventFilter(xpresource.DesiredStateChanged()).
 		Watches(&v1alpha1.RecordSet{}, eventHandler).
-		Complete(ijk.Reconciler(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter)))
+		Complete(
+			reconciliationpolicy.NewReconciler(
+				ratelimiter.NewReconciler(name, ijk.Reconciler(r), o.GlobalRateLimiter),
+				mgr,
+				v1alpha1.RecordSet_GroupVersionKind,
+				reconciliationpolicy.WithRateLimiter(rl),
+				reconciliationpolicy.WithSource(clients.ReconciliationPolicy),
+			),
+		)
 }
