@@ -129,6 +129,24 @@ type SetupOption func(*setupOptions)
 
 type setupOptions struct {
 	reconcilerOptions []managed.ReconcilerOption
+	// deterministicNames is WithDeterministicExternalNames.
+	deterministicNames bool
+}
+
+// WithDeterministicExternalNames gives the managed reconciler of every
+// wrapped kind whose external name is known before its create (the
+// kind's KindFacts: NameAsIdentifier, ParameterAsIdentifier, templated
+// IDs bound to arguments and setup) crossplane-runtime's
+// managed.WithDeterministicExternalName(true), which upjet's default
+// template never passes: a create whose last attempt is incomplete goes
+// ahead to Observe the name it would use, instead of stopping with
+// "cannot determine creation result". A kind whose ID the cloud assigns
+// is left as it is: the recovery pass resolves its incomplete create. A
+// provider whose own template already passes the option (provider-upjet-aws
+// and -gcp do, for the same kinds) needs none of this; nothing here ever
+// sets it false.
+func WithDeterministicExternalNames() SetupOption {
+	return func(o *setupOptions) { o.deterministicNames = true }
 }
 
 // WithReconcilerOptions adds opts to the managed reconciler of every kind
@@ -157,5 +175,8 @@ func (l line) reconcilerOptions() []managed.ReconcilerOption {
 	}
 	return l.o.reconcilerOptions
 }
+
+// deterministicNames reports whether WithDeterministicExternalNames is on.
+func (l line) deterministicNames() bool { return l.o != nil && l.o.deterministicNames }
 
 var _ adapter.Line = line{}

@@ -19,6 +19,9 @@ import (
 // controller's Setup reads the same with intentjournal on or off.
 type Kind struct {
 	k *adapter.Kind
+	// nameKnown is true for a kind whose external name is known before
+	// its create (KindFor: KindFacts' IDKnownBeforeCreate).
+	nameKnown bool
 	// key reads the Terraform ID the kind's Observe is about to read at,
 	// from upjet's OperationTrackerStore; nil reads none.
 	key func(mg resource.Managed) string

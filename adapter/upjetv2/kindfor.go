@@ -3,6 +3,8 @@ package upjetv2
 import (
 	"fmt"
 
+	"github.com/crossplane/upjet/v2/pkg/config"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -55,6 +57,18 @@ func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, g
 	if !ok || r == nil {
 		return nil, fmt.Errorf("cannot wrap %s: the upjet provider configuration has no resource %q", gvk.Kind, resourceType)
 	}
+	k, err := kindFor(a, o, r, resourceType, gvk)
+	if err != nil || k == nil {
+		return k, err
+	}
+	if l, ok := k.k.Line().(line); ok && l.deterministicNames() {
+		k.nameKnown = KindFacts(r).IDKnownBeforeCreate
+	}
+	return k, nil
+}
+
+// kindFor is KindFor once the adapter and r are found.
+func kindFor(a *Adapter, o tjcontroller.Options, r *config.Resource, resourceType string, gvk schema.GroupVersionKind) (*Kind, error) {
 	f := factsOf(r)
 	var opts []KindOption
 	if fields := naturalKeyOf(r); len(fields) > 0 {
@@ -86,14 +100,19 @@ func (k *Kind) WithExternalConnector(c managed.ExternalConnector) managed.Reconc
 
 // ReconcilerOptions returns the managed reconciler options the kind's
 // recovery assumes, to append after upjet's own: the reconcile timeout
-// (Adapter.ReconcileTimeout, which replaces upjet's three minutes), then
-// those Setup was given with WithReconcilerOptions. A nil *Kind returns
-// none.
+// (Adapter.ReconcileTimeout, which replaces upjet's three minutes),
+// managed.WithDeterministicExternalName(true) for a kind whose external
+// name is known before its create when Setup was given
+// WithDeterministicExternalNames, then those Setup was given with
+// WithReconcilerOptions. A nil *Kind returns none.
 func (k *Kind) ReconcilerOptions() []managed.ReconcilerOption {
 	if k == nil {
 		return nil
 	}
 	opts := []managed.ReconcilerOption{managed.WithTimeout(k.k.ReconcileTimeout())}
+	if k.nameKnown {
+		opts = append(opts, managed.WithDeterministicExternalName(true))
+	}
 	if l, ok := k.k.Line().(line); ok {
 		opts = append(opts, l.reconcilerOptions()...)
 	}

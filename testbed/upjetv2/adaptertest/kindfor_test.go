@@ -3,6 +3,7 @@ package upjetv2_test
 import (
 	"context"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -127,6 +128,49 @@ func TestKindFor(t *testing.T) {
 		}
 		if n := len(k.ReconcilerOptions()); n != 1 {
 			t.Errorf("another Adapter's kind: %d options, want the timeout alone", n)
+		}
+	})
+
+	t.Run("WithDeterministicExternalNames", func(t *testing.T) {
+		// A kind whose external name is known before its create gets
+		// crossplane-runtime's WithDeterministicExternalName(true); a kind
+		// whose ID the cloud assigns does not.
+		m := newManager()
+		if _, err := upjetv2.Setup(m, upjetv2.Config{JournalPath: filepath.Join(t.TempDir(), "journal.db"), Registry: prometheus.NewRegistry()},
+			upjetv2.WithDeterministicExternalNames()); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[bool]int{}
+		for _, resource := range config.Resources() {
+			k, err := upjetv2.KindFor(m, o, resource, gvk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r managed.Reconciler
+			for _, opt := range k.ReconcilerOptions() {
+				opt(&r)
+			}
+			got := reflect.ValueOf(&r).Elem().FieldByName("deterministicExternalName").Bool()
+			want := upjetv2.KindFacts(pc.Resources[resource]).IDKnownBeforeCreate
+			if got != want {
+				t.Errorf("%s: deterministic external name %t, want %t (its external name known before the create: %t)", resource, got, want, want)
+			}
+			seen[want]++
+		}
+		if seen[true] == 0 || seen[false] == 0 {
+			t.Errorf("the test bed's kinds must hold both cases: %v", seen)
+		}
+		// Without the option, none.
+		k, err := upjetv2.KindFor(held, o, config.NamedRecordResource, gvk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r managed.Reconciler
+		for _, opt := range k.ReconcilerOptions() {
+			opt(&r)
+		}
+		if reflect.ValueOf(&r).Elem().FieldByName("deterministicExternalName").Bool() {
+			t.Error("without WithDeterministicExternalNames a kind's reconciler got WithDeterministicExternalName(true)")
 		}
 	})
 
