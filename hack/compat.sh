@@ -40,13 +40,10 @@ mod_dir() {
 	(cd "${WORK}/probe" && go mod download -json "$1" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
 }
 
-# 0. No package of the library or the adapters names the moved package: the
-# v2 line's nowhere, and no shipped file of the v1 line (whose runtime v1
-# keeps apis/common for good) either.
-hits=$(cd "${ROOT}" && {
-	grep -rn 'crossplane-runtime/v2/apis/common' --include='*.go' adapter recovery journal || true
-	grep -rln 'apis/common' --include='*.go' adapter recovery journal | grep -v '_test\.go$' || true
-})
+# 0. No file of the library or the adapters names the moved package, on
+# either line (the v1 line's tests reach runtime v1's types through its
+# fake.Managed), so that the grep of the acceptance stays empty.
+hits=$(cd "${ROOT}" && grep -rn 'apis/common' --include='*.go' adapter recovery journal || true)
 if [[ -n "${hits}" ]]; then
 	log "these name crossplane-runtime's apis/common, which runtime v2.3 moved:"
 	sed 's/^/compat:   /' <<<"${hits}" >&2

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
+	"github.com/crossplane/crossplane-runtime/pkg/resource/fake"
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,20 +19,20 @@ import (
 )
 
 // recordSet is a cluster-scoped managed resource of the shape upjet v1
-// generates: a typed spec with providerConfigRef and forProvider, which
-// BuildIntent and SpecFields read. upjet's fake.Terraformed keeps its
-// parameters in a map outside any spec.forProvider, where SpecFields
-// cannot find a natural key.
+// generates: a typed spec with forProvider, which BuildIntent and
+// SpecFields read. upjet's fake.Terraformed keeps its parameters in a map
+// outside any spec.forProvider, where SpecFields cannot find a natural
+// key. crossplane-runtime's fake.Managed gives it the managed resource's
+// methods, so that the test names no type of the runtime's API package.
 type recordSet struct {
+	fake.Managed      `json:"-"`
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              recordSetSpec       `json:"spec"`
-	Status            xpv1.ResourceStatus `json:"status,omitempty"`
+	Spec              recordSetSpec `json:"spec"`
 }
 
 type recordSetSpec struct {
-	xpv1.ResourceSpec `json:",inline"`
-	ForProvider       recordSetParameters `json:"forProvider"`
+	ForProvider recordSetParameters `json:"forProvider"`
 }
 
 type recordSetParameters struct {
@@ -42,59 +42,29 @@ type recordSetParameters struct {
 
 var _ resource.Managed = (*recordSet)(nil)
 
+// GetObjectKind is TypeMeta's: fake.Managed has one too.
+func (r *recordSet) GetObjectKind() schema.ObjectKind { return &r.TypeMeta }
+
 func (r *recordSet) DeepCopyObject() runtime.Object {
 	b, err := json.Marshal(r)
 	if err != nil {
 		panic(err)
 	}
-	out := &recordSet{}
+	out := &recordSet{Managed: r.Managed}
 	if err := json.Unmarshal(b, out); err != nil {
 		panic(err)
 	}
 	return out
 }
 
-func (r *recordSet) GetProviderConfigReference() *xpv1.Reference {
-	return r.Spec.ProviderConfigReference
+// setProviderConfig sets r's provider config reference from its JSON.
+func setProviderConfig(t *testing.T, r *recordSet, ref string) {
+	t.Helper()
+	r.ProviderConfigReferencer.Ref = nil
+	if err := json.Unmarshal([]byte(ref), &r.ProviderConfigReferencer.Ref); err != nil {
+		t.Fatal(err)
+	}
 }
-
-func (r *recordSet) SetProviderConfigReference(p *xpv1.Reference) {
-	r.Spec.ProviderConfigReference = p
-}
-
-func (r *recordSet) GetWriteConnectionSecretToReference() *xpv1.SecretReference {
-	return r.Spec.WriteConnectionSecretToReference
-}
-
-func (r *recordSet) SetWriteConnectionSecretToReference(s *xpv1.SecretReference) {
-	r.Spec.WriteConnectionSecretToReference = s
-}
-
-func (r *recordSet) GetPublishConnectionDetailsTo() *xpv1.PublishConnectionDetailsTo {
-	return r.Spec.PublishConnectionDetailsTo
-}
-
-func (r *recordSet) SetPublishConnectionDetailsTo(p *xpv1.PublishConnectionDetailsTo) {
-	r.Spec.PublishConnectionDetailsTo = p
-}
-
-func (r *recordSet) GetManagementPolicies() xpv1.ManagementPolicies {
-	return r.Spec.ManagementPolicies
-}
-
-func (r *recordSet) SetManagementPolicies(p xpv1.ManagementPolicies) {
-	r.Spec.ManagementPolicies = p
-}
-
-func (r *recordSet) GetDeletionPolicy() xpv1.DeletionPolicy { return r.Spec.DeletionPolicy }
-
-func (r *recordSet) SetDeletionPolicy(p xpv1.DeletionPolicy) { r.Spec.DeletionPolicy = p }
-
-func (r *recordSet) GetCondition(ct xpv1.ConditionType) xpv1.Condition {
-	return r.Status.GetCondition(ct)
-}
-
-func (r *recordSet) SetConditions(c ...xpv1.Condition) { r.Status.SetConditions(c...) }
 
 func TestBuildIntent(t *testing.T) {
 	owner := journal.Owner{Replica: "provider-0", Shard: "a", Epoch: "18ea3ef8b3e4e209-e2dfa327"}
@@ -102,11 +72,9 @@ func TestBuildIntent(t *testing.T) {
 	rs := func(mod func(*recordSet)) *recordSet {
 		r := &recordSet{
 			ObjectMeta: metav1.ObjectMeta{Name: "www", UID: types.UID("uid-1")},
-			Spec: recordSetSpec{
-				ResourceSpec: xpv1.ResourceSpec{ProviderConfigReference: &xpv1.Reference{Name: "default"}},
-				ForProvider:  recordSetParameters{Zone: ptr.To("example-com"), Name: ptr.To("www")},
-			},
+			Spec:       recordSetSpec{ForProvider: recordSetParameters{Zone: ptr.To("example-com"), Name: ptr.To("www")}},
 		}
+		setProviderConfig(t, r, `{"name": "default"}`)
 		if mod != nil {
 			mod(r)
 		}
@@ -148,7 +116,7 @@ func TestBuildIntent(t *testing.T) {
 		},
 		"NoProviderConfig": {
 			reason: "Without a provider config reference there is no providerconfig tag.",
-			mg:     rs(func(r *recordSet) { r.Spec.ProviderConfigReference = nil }),
+			mg:     rs(func(r *recordSet) { r.ProviderConfigReferencer.Ref = nil }),
 			want: journal.Intent{Resource: ref, Owner: owner, LookupKeys: map[string]string{
 				"crossplane-kind": "recordset.fakecloud.intentjournal.io", "crossplane-name": "www"}},
 		},
