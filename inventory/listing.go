@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
+	"sync"
 )
 
 // Listing is what an index holds of one Terraform resource type: whether
@@ -128,8 +130,37 @@ var shippedListings embed.FS
 // inventory/aws's Tagging API, gcp: Cloud Asset Inventory, azure:
 // Resource Graph) lists, as intentjournal ships it
 // (inventory/listings/<provider>.tsv), or an error for a provider with no
-// lister.
+// lister. Each file is parsed once; each call returns a copy.
 func ShippedListings(provider string) (Listings, error) {
+	parsed, err := shipped(provider)
+	if err != nil {
+		return nil, err
+	}
+	return maps.Clone(parsed), nil
+}
+
+// shipped parses each provider's file once.
+var shipped = func() func(string) (Listings, error) {
+	var mu sync.Mutex
+	type result struct {
+		l   Listings
+		err error
+	}
+	done := map[string]result{}
+	return func(provider string) (Listings, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r, ok := done[provider]; ok {
+			return r.l, r.err
+		}
+		l, err := parseShipped(provider)
+		done[provider] = result{l, err}
+		return l, err
+	}
+}()
+
+// parseShipped reads provider's embedded listings file.
+func parseShipped(provider string) (Listings, error) {
 	f, err := shippedListings.Open("listings/" + provider + ".tsv")
 	if err != nil {
 		return nil, fmt.Errorf("no shipped listings for provider %q: %w", provider, err)
