@@ -106,3 +106,22 @@ func tagValues(tags map[string]string, uid string, withUID bool, encoding string
 	}
 	return out, nil
 }
+
+// tagsNotOwn are the Terraform resource types whose tags or labels field
+// is not the resource's own tags, with what it is instead: tagging the
+// field would change what the resource does. Read from the Terraform
+// providers' sources (testdata/listability-evidence.tsv's tags_own).
+var tagsNotOwn = map[string]string{
+	"aws_inspector_resource_group":     "its tags select the EC2 instances an assessment covers",
+	"google_compute_instance_template": "its labels label the instances made from the template",
+}
+
+// TagsFieldNotOwn reports whether the tags or labels field of the
+// Terraform resource type tfResource is something other than the
+// resource's own tags, and what: a tagger leaves such a kind alone, since
+// a tag written there would change the resource's behaviour (widen a
+// selector), not label it.
+func TagsFieldNotOwn(tfResource string) (why string, ok bool) {
+	why, ok = tagsNotOwn[tfResource]
+	return why, ok
+}

@@ -3,6 +3,9 @@ package adapter
 import (
 	"context"
 	"maps"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,5 +215,30 @@ func TestTagLabelEncoding(t *testing.T) {
 				t.Errorf("%s\nrecovery.CarriesUIDTag = %v, want %v", tc.reason, !withUID, withUID)
 			}
 		})
+	}
+}
+
+// TestTagsFieldNotOwnAgreesWithSources: the types a tagger leaves alone
+// are exactly those whose tags field the Terraform providers' sources
+// send as something other than the resource's tags
+// (testdata/listability-evidence.tsv, hack/tagsderive -listability).
+func TestTagsFieldNotOwnAgreesWithSources(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "listability-evidence.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromSources := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		c := strings.Split(line, "\t")
+		if len(c) == 7 && c[5] == "no" {
+			fromSources[c[1]] = true
+		}
+	}
+	got := map[string]bool{}
+	for tf := range tagsNotOwn {
+		got[tf] = true
+	}
+	if diff := cmp.Diff(fromSources, got); diff != "" {
+		t.Errorf("types whose tags field is not their own: sources (-) against TagsFieldNotOwn (+):\n%s", diff)
 	}
 }

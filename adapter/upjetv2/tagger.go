@@ -80,10 +80,18 @@ func NewTagger(kube client.Client, field string, opts ...TaggerOption) *Tagger {
 }
 
 // Initialize sets the tags, as upjet's tagger does: not for a resource that
-// is only observed, and with one Update.
+// is only observed, and with one Update. It leaves alone a kind whose tags
+// field is not its own tags (adapter.TagsFieldNotOwn:
+// aws_inspector_resource_group's tags select instances), which upjet's
+// tagger would rewrite.
 func (t *Tagger) Initialize(ctx context.Context, mg resource.Managed) error {
 	if adapter.ObserveOnly(mg.GetManagementPolicies()) {
 		return nil
+	}
+	if tr, ok := mg.(interface{ GetTerraformResourceType() string }); ok {
+		if _, notOwn := adapter.TagsFieldNotOwn(tr.GetTerraformResourceType()); notOwn {
+			return nil // its tags field is not its own tags: left as the user wrote it
+		}
 	}
 	tags := resource.GetExternalTags(mg)
 	for _, k := range []string{resource.ExternalResourceTagKeyKind, resource.ExternalResourceTagKeyName, resource.ExternalResourceTagKeyProvider} {

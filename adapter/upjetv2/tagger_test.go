@@ -56,3 +56,32 @@ func TestTaggerUnknownEncoding(t *testing.T) {
 		t.Errorf("Initialize error: -want +got:\n%s", diff)
 	}
 }
+
+// typedManaged is a managed resource of a Terraform resource type.
+type typedManaged struct {
+	*fake.ModernManaged
+	tf string
+}
+
+func (m *typedManaged) GetTerraformResourceType() string { return m.tf }
+
+// TestTaggerLeavesSelectorsAlone: a kind whose tags field is not its own
+// tags (aws_inspector_resource_group's select instances) is not tagged:
+// Initialize returns before any write (the nil client would panic on
+// one); any other kind reaches adapter.Tag (here refused for its unknown
+// encoding, before a write).
+func TestTaggerLeavesSelectorsAlone(t *testing.T) {
+	for tf, wantErr := range map[string]error{
+		"aws_inspector_resource_group":     nil,
+		"google_compute_instance_template": nil,
+		"aws_vpc":                          recovery.ErrUnknownLabelEncoding,
+	} {
+		t.Run(tf, func(t *testing.T) {
+			mg := &typedManaged{&fake.ModernManaged{ObjectMeta: metav1.ObjectMeta{Namespace: "team-a", Name: "www", UID: "uid-1"}}, tf}
+			err := NewTagger(nil, "tags", WithTaggerLabelEncoding("unknown")).Initialize(context.Background(), mg)
+			if diff := cmp.Diff(wantErr, err, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("Initialize error: -want +got:\n%s", diff)
+			}
+		})
+	}
+}
