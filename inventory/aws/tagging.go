@@ -32,7 +32,12 @@ type Client interface {
 type ClientFor func(ctx context.Context, scope inventory.Scope) (Client, error)
 
 // Static returns a ClientFor that answers every scope of region with c: a
-// provider with one account and region.
+// provider with one account and region. A global service's kinds are
+// listed in their home region (Listing.Region: us-east-1 or us-west-2),
+// which Static refuses unless it is region: their lookups then fail,
+// naming the region, and their creates are reported, never cleared. A
+// provider that creates such kinds gives a ClientFor that serves their
+// home regions too.
 func Static(region string, c Client) ClientFor {
 	return func(_ context.Context, s inventory.Scope) (Client, error) {
 		if s.Region != "" && s.Region != region {
