@@ -33,20 +33,15 @@ func NewObserveFinder(connector managed.ExternalConnecter, store *tjcontroller.O
 	})
 }
 
-// ObserveAs asks the provider's own ExternalClient, through connector,
+// ObserveCreate asks the provider's own ExternalClient, through connector,
 // whether the managed resource obj, converted into mg (an empty managed
 // resource of its kind) and given the external name name, exists in the
 // cloud: one Terraform read by the ID the kind's GetIDFn builds from name.
 // It returns the resource with the tags the observation reports, or
-// nothing when it does not exist. It removes mg's entry from store, the
-// connector's own OperationTrackerStore, before it returns. The key probe
-// uses it; recovery's lookups use ObserveCreate.
-func ObserveAs(ctx context.Context, connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
-	return ObserveCreate(ctx, connector, store, obj, nil, nil, mg, name)
-}
-
-// ObserveCreate is ObserveAs for a recovery lookup: obj carries in
-// spec.forProvider the arguments args the create sent, so that the
+// nothing when it does not exist, and removes mg's entry from store, the
+// connector's own OperationTrackerStore, before it returns. For a
+// recovery lookup, obj carries in spec.forProvider the arguments args the
+// create sent, so that the
 // provider's own comparison of spec and state says whether what it finds
 // is what the create sent (adapter.ObservedResource). With args nil (not
 // known), the resource is returned unchecked. s, the kind's schema
