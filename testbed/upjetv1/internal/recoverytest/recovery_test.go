@@ -379,8 +379,12 @@ func TestDecisionTable(t *testing.T) {
 		// proof, posts its Event whatever the budget (#29): it is the
 		// adoption an operator may want to check.
 		names := []string{"evt-adopt-0", "evt-adopt-1", "evt-adopt-2", "evt-adopt-weak"}
+		var first client.Object
 		for i, name := range names {
 			nw := testbed.NewNetwork(name, fmt.Sprintf("10.9.%d.0/24", i))
+			if first == nil {
+				first = nw
+			}
 			tags := fakecloudtest.CrossplaneTags("Network", name)
 			if name == "evt-adopt-weak" {
 				e.begin(ctx, nw, "Network", nil)
@@ -415,13 +419,18 @@ func TestDecisionTable(t *testing.T) {
 			}
 			return n
 		}
-		// Events arrive one after another: wait for the first, then give
-		// any other time to arrive before counting.
-		deadline := time.Now().Add(5 * time.Second)
-		for posted() == 0 && time.Now().Before(deadline) {
+		// The pass posted its Events before Run returned, through the
+		// recorder whose broadcaster writes them in order: once a sentinel
+		// posted after the pass is visible, every earlier Event is too,
+		// and the count is final.
+		e.recorder.Event(first, corev1.EventTypeNormal, "TestSentinel", "after the pass")
+		deadline := time.Now().Add(30 * time.Second)
+		for !e.hasEvent(ctx, first.GetName(), "TestSentinel") {
+			if time.Now().After(deadline) {
+				t.Fatal("the sentinel Event posted after the pass never arrived")
+			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		time.Sleep(2 * time.Second)
 		if n := posted(); n != 2 {
 			t.Errorf("%d %s Events posted for 3 strong adoptions and 1 weak, want 2: 1 (Policy.AdoptionEvents) and the weak one", n, recovery.EventAdopted)
 		}
