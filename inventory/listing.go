@@ -132,32 +132,23 @@ var shippedListings embed.FS
 // (inventory/listings/<provider>.tsv), or an error for a provider with no
 // lister. Each file is parsed once; each call returns a copy.
 func ShippedListings(provider string) (Listings, error) {
-	parsed, err := shipped(provider)
+	parse, ok := shipped[provider]
+	if !ok {
+		return nil, fmt.Errorf("no shipped listings for provider %q", provider)
+	}
+	parsed, err := parse()
 	if err != nil {
 		return nil, err
 	}
 	return maps.Clone(parsed), nil
 }
 
-// shipped parses each provider's file once.
-var shipped = func() func(string) (Listings, error) {
-	var mu sync.Mutex
-	type result struct {
-		l   Listings
-		err error
-	}
-	done := map[string]result{}
-	return func(provider string) (Listings, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if r, ok := done[provider]; ok {
-			return r.l, r.err
-		}
-		l, err := parseShipped(provider)
-		done[provider] = result{l, err}
-		return l, err
-	}
-}()
+// shipped parses each lister's file once, on first use.
+var shipped = map[string]func() (Listings, error){
+	"aws":   sync.OnceValues(func() (Listings, error) { return parseShipped("aws") }),
+	"gcp":   sync.OnceValues(func() (Listings, error) { return parseShipped("gcp") }),
+	"azure": sync.OnceValues(func() (Listings, error) { return parseShipped("azure") }),
+}
 
 // parseShipped reads provider's embedded listings file.
 func parseShipped(provider string) (Listings, error) {
