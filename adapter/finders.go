@@ -103,7 +103,7 @@ type findersOptions struct {
 	inventory Inventory
 	// lister and scope are WithLister's.
 	lister     inventory.Lister
-	scope      ScopeFunc
+	scope      ListScopeFunc
 	log        *zap.Logger
 	registerer prometheus.Registerer
 	nameKeyed  map[schema.GroupKind]bool

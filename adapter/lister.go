@@ -12,11 +12,11 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// ScopeFunc returns where candidate c's create would have made its
+// ListScopeFunc returns where candidate c's create would have made its
 // resource: the account and region, project or subscription that the
 // provider config c's managed resource names resolves to, as the provider
 // resolves its credentials.
-type ScopeFunc func(ctx context.Context, c *recovery.Candidate) (inventory.Scope, error)
+type ListScopeFunc func(ctx context.Context, c *recovery.Candidate) (inventory.Scope, error)
 
 // WithLister lists the list-by-tags kinds through l, a cloud's tag lister
 // (inventory/aws, inventory/gcp, inventory/azure), in the scope scope
@@ -33,7 +33,7 @@ type ScopeFunc func(ctx context.Context, c *recovery.Candidate) (inventory.Scope
 // passed since the latest moment the create can have reached the cloud
 // (recovery.IndexLag): until then the intent waits, its create held. It
 // takes the place of WithInventory.
-func WithLister(l inventory.Lister, scope ScopeFunc) FindersOption {
+func WithLister(l inventory.Lister, scope ListScopeFunc) FindersOption {
 	return func(o *findersOptions) { o.lister, o.scope = l, scope }
 }
 

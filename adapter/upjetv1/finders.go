@@ -63,7 +63,7 @@ func WithVacantKeys(apiReader client.Reader) FindersOption { return adapter.With
 // returns for each candidate, every listed identifier verified by
 // observing it with the kind's own Observe (adapter.WithLister). It takes
 // the place of WithInventory.
-func WithLister(l inventory.Lister, scope adapter.ScopeFunc) FindersOption {
+func WithLister(l inventory.Lister, scope adapter.ListScopeFunc) FindersOption {
 	return adapter.WithLister(l, scope)
 }
 

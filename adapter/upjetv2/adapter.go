@@ -24,9 +24,9 @@ const DefaultReconcileTimeout = adapter.DefaultReconcileTimeout
 
 // Adapter is the crash-safe create path shared by a provider's kinds (the
 // line-independent adapter.Adapter: journal, recovery Gate and Resolver,
-// owner, metrics), with Kind taking upjet v2's OperationTrackerStore. A
-// nil *Adapter wraps nothing: Kind returns a nil *Kind,
-// HoldUntilRecovered its manager, ReconcileTimeout the default.
+// owner, metrics), whose kinds KindFor wraps from their upjet
+// configuration. A nil *Adapter wraps nothing: KindFor returns a nil
+// *Kind, HoldUntilRecovered its manager, ReconcileTimeout the default.
 type Adapter struct {
 	*adapter.Adapter
 }
@@ -35,8 +35,8 @@ type Adapter struct {
 // manager starts (adapter.Setup on the v2 line): it registers the
 // metrics, opens the journal and takes its file lock, and adds the
 // recovery.Recoverer, whose Gate keeps every create blocked until the
-// recovery pass has scanned, to mgr. Pass the returned Adapter to each
-// kind's controller Setup (see Kind).
+// recovery pass has scanned, to mgr. Each kind's controller Setup finds
+// the Adapter in the manager with KindFor.
 func Setup(mgr manager.Manager, c Config, opts ...SetupOption) (*Adapter, error) {
 	l := line{o: &setupOptions{}}
 	for _, fn := range opts {
@@ -57,11 +57,12 @@ func (a *Adapter) core() *adapter.Adapter {
 	return a.Adapter
 }
 
-// Kind returns the wrapper for the managed kind gvk. store is the
-// OperationTrackerStore of upjet's controller Options: after an async
-// create it holds the Terraform state, and so the new resource's ID. A nil
-// Adapter returns a nil *Kind.
-func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.OperationTrackerStore, opts ...KindOption) *Kind {
+// kind returns the wrapper for the managed kind gvk of a plugin SDK or
+// framework resource. store is the OperationTrackerStore of upjet's
+// controller Options: after an async create it holds the Terraform state,
+// and so the new resource's ID. A nil Adapter returns a nil *Kind. KindFor
+// chooses opts from the kind's configuration.
+func (a *Adapter) kind(gvk schema.GroupVersionKind, store *tjcontroller.OperationTrackerStore, opts ...adapter.KindOption) *Kind {
 	if a == nil {
 		return nil
 	}
@@ -94,33 +95,12 @@ func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, na
 	return a.core().RequeueBucket(ctx, bucketOf)
 }
 
-// KindOption configures a Kind: WithNaturalKey, WithConfiguredExternalName,
-// WithExternalNameFromID.
-type KindOption = adapter.KindOption
-
-// WithNaturalKey records the kind's natural-key fields in every intent's
-// lookup keys (adapter.WithNaturalKey), e.g. SpecFields("zone", "name").
-func WithNaturalKey(fn KeyFunc) KindOption { return adapter.WithNaturalKey(fn) }
-
-// WithExternalNameFromID sets how the Terraform ID read from upjet's
-// OperationTrackerStore becomes the external name
-// (adapter.WithExternalNameFromID); the default is the ID itself. A kind
-// whose upjet configuration says how (GetExternalNameFn) is better wired
-// with WithConfiguredExternalName.
-func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
-	return adapter.WithExternalNameFromID(fn)
-}
-
-// WithConfiguredExternalName makes the callback of a plugin SDK or
+// withConfiguredExternalName makes the callback of a plugin SDK or
 // framework create settle with the external name r's GetExternalNameFn
 // makes of the state the create left in store: the name upjet's own
-// connectors set after a create and in every Observe. Wire every kind
-// whose external name is not its Terraform ID with it (a templated ID, as
-// most GCP and Azure kinds have, where the name is a part of the ID);
-// KindFor does so for every generated kind. store is the one given to
-// Kind; do not combine it with WithExternalNameFromID, which would convert
-// the name a second time.
-func WithConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) KindOption {
+// connectors set after a create and in every Observe (for a templated
+// ID, a part of the ID). store is the one given to kind.
+func withConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) adapter.KindOption {
 	return adapter.WithCreatedState(trackedCreated(store, r))
 }
 

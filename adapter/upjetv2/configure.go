@@ -63,7 +63,7 @@ func NotTagsAfterCreate(reason string) ResourceOption {
 
 // ExternalNameFromID sets how the Terraform ID read after an async create
 // becomes the external name, for a plugin SDK or framework kind whose
-// external name is not the ID (WithExternalNameFromID). A Terraform CLI
+// external name is not the ID (adapter.WithExternalNameFromID). A Terraform CLI
 // kind needs none: its external name is upjet's own GetExternalNameFn of
 // the workspace's state.
 func ExternalNameFromID(fn func(tfID string) (string, error)) ResourceOption {

@@ -72,7 +72,7 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 		}
 	}
 	// snippet:main end
-	return setupRecordSet(mgr, o, ij)
+	return setupRecordSet(ij.HoldUntilRecovered(mgr), o)
 }
 
 // awsInventory is the shape of a cloud's Inventory: one function for
@@ -91,25 +91,25 @@ func awsInventory(list func(ctx context.Context, resourceType string, tags map[s
 
 // setupRecordSet is a kind's generated controller Setup (upjet v2's
 // controller.go.tmpl), reduced to the lines intentjournal touches.
-func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv2.Adapter) error {
+func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options) error {
 	eventHandler := handler.NewEventHandler()
 	// snippet:controller begin
-	// A nil ij gives a nil Kind, whose Wrap methods return their argument.
+	// The wrapper of the kind, from its upjet configuration: a nil k (no
+	// Adapter in mgr) wraps nothing.
+	k, err := upjetv2.KindFor(mgr, o, "fakecloud_record_set", recordSetGVK)
+	if err != nil {
+		return err
+	}
 	res := o.Provider.Resources["fakecloud_record_set"]
-	k := ij.Kind(recordSetGVK, o.OperationTrackerStore,
-		upjetv2.WithNaturalKey(upjetv2.SpecFields("zone", "name")),
-		// The external name upjet derives from the state, not the raw ID.
-		upjetv2.WithConfiguredExternalName(o.OperationTrackerStore, res))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(recordSetGVK),
 		tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	connector := k.WrapConnector(tjcontroller.NewTerraformPluginSDKAsyncConnector(
 		mgr.GetClient(), o.OperationTrackerStore, o.SetupFn, res,
 		tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(k.WrapCallbacks(ac)),
 		tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler)))
-	r := managed.NewReconciler(mgr, xpresource.ManagedKind(recordSetGVK),
-		managed.WithExternalConnector(connector),
-		// The timeout recovery assumes; upjet's 3 minutes unless Config says otherwise.
-		managed.WithTimeout(ij.ReconcileTimeout()))
+	// The reconcile timeout recovery assumes, after upjet's options.
+	opts := append([]managed.ReconcilerOption{managed.WithExternalConnector(connector)}, k.ReconcilerOptions()...)
+	r := managed.NewReconciler(mgr, xpresource.ManagedKind(recordSetGVK), opts...)
 	// snippet:controller end
 	_ = r
 	return nil

@@ -41,29 +41,29 @@ type TagQuery = adapter.TagQuery
 // FindersOption configures NewFinders.
 type FindersOption = adapter.FindersOption
 
+// DerivedFinders are the finders NewFinders derives: pass its Finders to
+// Config.Finders (adapter.DerivedFinders).
+type DerivedFinders = adapter.DerivedFinders
+
+// Templates are the ID templates of cloud-assigned kinds, by Terraform
+// resource type (strategy.Templates).
+type Templates = strategy.Templates
+
+// Lister lists a cloud's resources by tag (inventory.Lister): the
+// listers of inventory/aws, inventory/gcp and inventory/azure.
+type Lister = inventory.Lister
+
+// ListScopeFunc returns the scope (account and region, project, subscription)
+// a candidate is listed in (adapter.ListScopeFunc); SetupListScope makes one.
+type ListScopeFunc = adapter.ListScopeFunc
+
 // WithTemplates sets the ID templates that make a cloud-assigned kind
 // observe-by-template (adapter.WithTemplates).
-func WithTemplates(t strategy.Templates) FindersOption { return adapter.WithTemplates(t) }
+func WithTemplates(t Templates) FindersOption { return adapter.WithTemplates(t) }
 
 // WithInventory sets the cloud's Inventory; without one, a list-by-tags
 // kind is report-only (adapter.WithInventory).
 func WithInventory(inv Inventory) FindersOption { return adapter.WithInventory(inv) }
-
-// WithNameKeyed declares kinds whose spec the cloud keeps unique although
-// it assigns the ID (adapter.WithNameKeyed).
-func WithNameKeyed(kinds ...schema.GroupKind) FindersOption { return adapter.WithNameKeyed(kinds...) }
-
-// WithTagsAfterCreate declares kinds whose cloud resource is tagged only
-// after the create call (adapter.WithTagsAfterCreate).
-func WithTagsAfterCreate(kinds ...schema.GroupKind) FindersOption {
-	return adapter.WithTagsAfterCreate(kinds...)
-}
-
-// WithoutTagsAfterCreate takes kinds off the shipped tags-after-create
-// lists, for a stated reason (adapter.WithoutTagsAfterCreate).
-func WithoutTagsAfterCreate(reason string, kinds ...schema.GroupKind) FindersOption {
-	return adapter.WithoutTagsAfterCreate(reason, kinds...)
-}
 
 // WithVacantKeys turns on the key-vacant proof for the
 // observe-by-template kinds (adapter.WithVacantKeys); apiReader must not
@@ -75,7 +75,7 @@ func WithVacantKeys(apiReader client.Reader) FindersOption { return adapter.With
 // returns for each candidate, every listed identifier verified by
 // observing it with the kind's own Observe (adapter.WithLister). It takes
 // the place of WithInventory.
-func WithLister(l inventory.Lister, scope adapter.ScopeFunc) FindersOption {
+func WithLister(l Lister, scope ListScopeFunc) FindersOption {
 	return adapter.WithLister(l, scope)
 }
 
@@ -100,15 +100,15 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // for the connectors; scheme creates the managed types, so it must know
 // every kind.
 //
-// A kind Configure marked NameKeyed is name-keyed (WithNameKeyed), one it
-// marked TagsAfterCreate is tagged after its create (WithTagsAfterCreate),
-// one it marked NotTagsAfterCreate is taken off the shipped lists
-// (WithoutTagsAfterCreate), as if opts said so. The shipped lists apply by
-// Terraform resource type with no call (strategy.ShippedTagsAfterCreate).
+// What a kind's configuration says comes from Configure: NameKeyed,
+// TagsAfterCreate, NotTagsAfterCreate (adapter.WithNameKeyed,
+// WithTagsAfterCreate and WithoutTagsAfterCreate). The shipped
+// tags-after-create lists apply by Terraform resource type with no call
+// (strategy.ShippedTagsAfterCreate).
 //
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
-func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*adapter.DerivedFinders, error) {
+func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
 	cli, err := terraformCLIOf(opts)
 	if err != nil {
@@ -127,7 +127,7 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 				tagsAfter = append(tagsAfter, gvk.GroupKind())
 			}
 			if why := factsOf(r).notTagsAfter; why != "" {
-				opts = append(opts, WithoutTagsAfterCreate(why, gvk.GroupKind()))
+				opts = append(opts, adapter.WithoutTagsAfterCreate(why, gvk.GroupKind()))
 			}
 			newManaged, err := managedFactory(scheme, gvk)
 			if err != nil {
@@ -163,10 +163,10 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 		}
 	}
 	if len(nameKeyed) > 0 {
-		opts = append([]FindersOption{WithNameKeyed(nameKeyed...)}, opts...)
+		opts = append([]FindersOption{adapter.WithNameKeyed(nameKeyed...)}, opts...)
 	}
 	if len(tagsAfter) > 0 {
-		opts = append([]FindersOption{WithTagsAfterCreate(tagsAfter...)}, opts...)
+		opts = append([]FindersOption{adapter.WithTagsAfterCreate(tagsAfter...)}, opts...)
 	}
 	return adapter.DeriveFinders(kube, kinds, opts...)
 }

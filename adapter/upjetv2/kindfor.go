@@ -34,8 +34,7 @@ func FromManager(mgr manager.Manager) *Adapter {
 // o.Provider.Resources[resourceType], so no kind needs code of its own:
 //   - the connector and the external name: a plugin SDK or framework
 //     kind's callback reads the state of the create from
-//     o.OperationTrackerStore (Adapter.Kind), a Terraform CLI kind's from
-//     the workspace (Adapter.WorkspaceKind); both settle with the external
+//     o.OperationTrackerStore, a Terraform CLI kind's from the workspace; both settle with the external
 //     name the kind's GetExternalNameFn makes of that state, as upjet's
 //     own Observe sets it (for a templated ID, a part of the ID);
 //   - the natural key: NaturalKey's fields, else those of the kind's ID
@@ -70,25 +69,25 @@ func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, g
 // kindFor is KindFor once the adapter and r are found.
 func kindFor(a *Adapter, o tjcontroller.Options, r *config.Resource, resourceType string, gvk schema.GroupVersionKind) (*Kind, error) {
 	f := factsOf(r)
-	var opts []KindOption
+	var opts []adapter.KindOption
 	if fields := naturalKeyOf(r); len(fields) > 0 {
-		opts = append(opts, WithNaturalKey(SpecFields(fields...)))
+		opts = append(opts, adapter.WithNaturalKey(adapter.SpecFields(fields...)))
 	}
 	if r.ShouldUseTerraformPluginSDKClient() || r.ShouldUseTerraformPluginFrameworkClient() {
 		if f.nameFromID != nil {
-			opts = append(opts, WithExternalNameFromID(f.nameFromID))
+			opts = append(opts, adapter.WithExternalNameFromID(f.nameFromID))
 		} else {
 			// The external name upjet itself derives from the state: a
 			// templated ID is not the name.
-			opts = append(opts, WithConfiguredExternalName(o.OperationTrackerStore, r))
+			opts = append(opts, withConfiguredExternalName(o.OperationTrackerStore, r))
 		}
 		// The in-process connectors read at the ID the kind's GetIDFn
 		// builds: a create claims what its reconcile's Observe found
 		// vacant.
 		opts = append(opts, adapter.WithObservedKeys(resourceType))
-		return a.Kind(gvk, o.OperationTrackerStore, opts...), nil
+		return a.kind(gvk, o.OperationTrackerStore, opts...), nil
 	}
-	return a.WorkspaceKind(gvk, r, f.workspaceRoot, opts...), nil
+	return a.workspaceKind(gvk, r, f.workspaceRoot, opts...), nil
 }
 
 // WithExternalConnector returns the reconciler option that sets c,

@@ -22,15 +22,14 @@ import (
 // directory of upjet's Terraform CLI connector (terraform/files.go).
 const workspaceStateFile = "terraform.tfstate"
 
-// WorkspaceKind returns the wrapper for the managed kind gvk reconciled
+// workspaceKind returns the wrapper for the managed kind gvk reconciled
 // through upjet's Terraform CLI connector (tjcontroller.NewConnector with
 // a terraform.WorkspaceStore), whose async create runs `terraform apply`
 // in the workspace directory <root>/<managed resource UID>. r is the
 // kind's upjet configuration; root is the workspace store's root
 // directory, "" for os.TempDir(), upjet's default (the store's fs
-// GetTempDir). A nil Adapter returns a nil *Kind. Wrap the kind's
-// connector and the callback provider given to
-// tjcontroller.WithCallbackProvider with it, as with Kind.
+// GetTempDir). A nil Adapter returns a nil *Kind. KindFor chooses it for
+// a kind upjet reconciles through the Terraform CLI.
 //
 // When the apply succeeds the create callback reads the state the apply
 // left in <root>/<uid>/terraform.tfstate, once, and settles the intent
@@ -44,8 +43,8 @@ const workspaceStateFile = "terraform.tfstate"
 // place as it is read), which the callback logs.
 //
 // The value read is the external name itself: opts must not include
-// WithExternalNameFromID, which would convert it a second time.
-func (a *Adapter) WorkspaceKind(gvk schema.GroupVersionKind, r *config.Resource, root string, opts ...KindOption) *Kind {
+// adapter.WithExternalNameFromID, which would convert it a second time.
+func (a *Adapter) workspaceKind(gvk schema.GroupVersionKind, r *config.Resource, root string, opts ...adapter.KindOption) *Kind {
 	if a == nil {
 		return nil
 	}
@@ -55,7 +54,7 @@ func (a *Adapter) WorkspaceKind(gvk schema.GroupVersionKind, r *config.Resource,
 
 // workspaceCreated returns the adapter.CreatedStateFunc of a CLI kind: the
 // external name read from the workspace state of the managed resource
-// (see WorkspaceKind), and upjet's provider-meta annotation from the same
+// (see workspaceKind), and upjet's provider-meta annotation from the same
 // read, which upjet's Observe sets with the external name
 // (resource.SetCriticalAnnotations): the callback's patch writes both, so
 // that the Observe after the create has no annotation left to update.

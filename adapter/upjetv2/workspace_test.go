@@ -268,8 +268,8 @@ func TestWorkspaceCreatedDefaultRoot(t *testing.T) {
 // TestWorkspaceKindNilAdapter: a nil Adapter wraps nothing.
 func TestWorkspaceKindNilAdapter(t *testing.T) {
 	var a *Adapter
-	if k := a.WorkspaceKind(schema.GroupVersionKind{Kind: "Network"}, &config.Resource{}, ""); k != nil {
-		t.Errorf("(*Adapter)(nil).WorkspaceKind() = %v, want nil", k)
+	if k := a.workspaceKind(schema.GroupVersionKind{Kind: "Network"}, &config.Resource{}, ""); k != nil {
+		t.Errorf("(*Adapter)(nil).workspaceKind() = %v, want nil", k)
 	}
 }
 

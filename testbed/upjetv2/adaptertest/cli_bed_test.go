@@ -181,7 +181,7 @@ func cliSetup() terraform.SetupFn {
 
 // setupCLINetwork adds the CLINetwork controller, written after upjet
 // v2.3.0's controller.go.tmpl for a CLI resource with UseAsync, wrapped by
-// intentjournal's WorkspaceKind, with the probe between the wrappers and
+// intentjournal's KindFor, with the probe between the wrappers and
 // upjet.
 func setupCLINetwork(mgr ctrl.Manager, ij *upjetv2.Adapter, cfg *ujconfig.Resource, p *cliProbe, l logging.Logger) error {
 	gvk := clusterv1alpha1.CLINetwork_GroupVersionKind
@@ -193,10 +193,14 @@ func setupCLINetwork(mgr ctrl.Manager, ij *upjetv2.Adapter, cfg *ujconfig.Resour
 	if !cfg.ExternalName.DisableNameInitializer {
 		initializers = append(initializers, managed.NewNameAsExternalName(mgr.GetClient()))
 	}
-	ws := terraform.NewWorkspaceStore(l) // os.TempDir(): the root WorkspaceKind reads
+	ws := terraform.NewWorkspaceStore(l) // os.TempDir(): the root KindFor reads
 	// intentjournal: the CLI kind reads the external name from the
-	// workspace state; "" is upjet's default root.
-	k := ij.WorkspaceKind(gvk, cfg, "")
+	// workspace state, under upjet's default root (no WorkspaceRoot).
+	k, err := upjetv2.KindFor(mgr, tjcontroller.Options{Provider: &ujconfig.Provider{
+		Resources: map[string]*ujconfig.Resource{cfg.Name: cfg}}}, cfg.Name, gvk)
+	if err != nil {
+		return err
+	}
 	eventHandler := handler.NewEventHandler(handler.WithLogger(l.WithValues("gvk", gvk)))
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(gvk), tjcontroller.WithEventHandler(eventHandler))
 	r := managed.NewReconciler(mgr, xpresource.ManagedKind(gvk),

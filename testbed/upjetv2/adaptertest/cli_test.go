@@ -57,7 +57,7 @@ type cliFacts struct {
 
 // TestCLIConnectorSettlesFromWorkspace runs creates through upjet's
 // Terraform CLI connector (async `terraform apply` in $TMPDIR/<uid>),
-// wrapped by Adapter.WorkspaceKind, on real parts (see cliBed). For each
+// wrapped by KindFor, on real parts (see cliBed). For each
 // create it checks that the intent is in the journal before the apply is
 // dispatched, and that the create callback settles it from the state the
 // apply left in the workspace: succeeded-then-settled with the ID the

@@ -144,7 +144,7 @@ func TestNewFindersTestBed(t *testing.T) {
 			// What an empty listing proves, for a create whose spec
 			// carried its tags: nothing for the LateTagNetwork, which the
 			// configuration declares tagged after its create
-			// (upjetv2.ConfigureTagsAfterCreate); that nothing was made
+			// (upjetv2.TagsAfterCreate); that nothing was made
 			// for the Network.
 			tagged := &recovery.Candidate{Intent: journal.Intent{ID: journal.ID{1}, TaggedSpec: true}}
 			for _, k := range []struct {

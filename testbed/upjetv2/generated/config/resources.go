@@ -207,8 +207,11 @@ func configureIntentJournal(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(RecordResource, func(r *ujconfig.Resource) {
 		upjetv2.Configure(r, upjetv2.NaturalKey("zone", "name", "type"))
 	})
-	// As a provider-upjet-aws would declare upjetv2.AWSTagsAfterCreate.
-	upjetv2.ConfigureTagsAfterCreate(p, LateTagNetworkResource)
+	// A kind of the provider's own that tags after its create (the
+	// shipped lists cover terraform-provider-aws's and -google's).
+	p.AddResourceConfigurator(LateTagNetworkResource, func(r *ujconfig.Resource) {
+		upjetv2.Configure(r, upjetv2.TagsAfterCreate())
+	})
 }
 
 // exact returns anchored regular expressions matching exactly names.

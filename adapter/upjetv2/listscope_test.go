@@ -39,7 +39,7 @@ func TestSetupScope(t *testing.T) {
 			ClientMetadata: map[string]string{"account_id": "123456789012"},
 		}, nil
 	}
-	scope := SetupScope(nil, scheme, setup)
+	scope := SetupListScope(nil, scheme, setup)
 	cand := func(pc string, deleted bool) *recovery.Candidate {
 		c := &recovery.Candidate{GVK: gvk, Intent: journal.Intent{Resource: journal.ResourceRef{Kind: gvk.Kind, Name: "net"}}}
 		if !deleted {

@@ -9,12 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// SetupScope returns the adapter.ScopeFunc of WithLister that reads where
+// SetupListScope returns the ListScopeFunc of WithLister that reads where
 // a candidate's create would have made its resource from the provider's
 // own SetupFn, the one its generated controllers run: the Terraform
 // provider configuration it builds from the provider config the managed
@@ -25,7 +24,7 @@ import (
 // subscription_id (Azure): a lister reads those it needs. scheme must know
 // the candidate's kind. A candidate whose managed resource was deleted has
 // no provider config to read: an error, and the lookup is reported.
-func SetupScope(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn) adapter.ScopeFunc {
+func SetupListScope(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn) ListScopeFunc {
 	return func(ctx context.Context, c *recovery.Candidate) (inventory.Scope, error) {
 		if c.Object == nil {
 			return inventory.Scope{}, fmt.Errorf("cannot read the provider config of %s: the managed resource was deleted", c.Intent.Resource)
