@@ -31,3 +31,25 @@ func TestLinksNoTestBed(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryDoesNotImportTheCLI checks that the imports point one way:
+// the library packages never depend on the command built on them.
+func TestLibraryDoesNotImportTheCLI(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("cannot find the go command: %v", err)
+	}
+	out, err := exec.Command(goBin, "list", "-deps", "../../journal/...", "../../recovery/...", "../../ownership/...", "../../inventory/...", "../../adapter").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	pkgs := strings.Fields(string(out))
+	if len(pkgs) < 50 {
+		t.Fatalf("go list -deps listed %d packages; want the library's dependencies", len(pkgs))
+	}
+	for _, pkg := range pkgs {
+		if strings.HasPrefix(pkg, "github.com/intentjournal/intentjournal/cmd/") {
+			t.Errorf("a library package depends on %s, a part of the command", pkg)
+		}
+	}
+}

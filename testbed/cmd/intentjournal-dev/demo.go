@@ -14,7 +14,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/tabular"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"

@@ -16,7 +16,7 @@ import (
 	"go.uber.org/zap/zaptest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fccli"
 )
 
@@ -16,7 +16,7 @@ var withFakecloud = fccli.Option()
 
 // TestDevMainExitCodes runs the command line of a development build (Main
 // with the fake cloud's finder type) with inputs that need no cluster, as
-// internal/cli's TestRealMainExitCodes runs the operator binary's.
+// cmd/intentjournal/cli's TestRealMainExitCodes runs the operator binary's.
 func TestDevMainExitCodes(t *testing.T) {
 	cases := map[string]struct {
 		reason     string

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
-	"github.com/intentjournal/intentjournal/internal/cli/clitest"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/tabular"
 )
 

@@ -16,8 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
-	"github.com/intentjournal/intentjournal/internal/cli/clitest"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"

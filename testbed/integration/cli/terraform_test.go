@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"

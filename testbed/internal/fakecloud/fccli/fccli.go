@@ -8,7 +8,7 @@ package fccli
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/intentjournal/intentjournal/internal/cli"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 )

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/internal/cli/clitest"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
 // realKinds is the kinds file of provider-upjet-aws, -gcp and -azure.
-var realKinds = filepath.Join("..", "..", "testdata", "upjet-provider-kinds.tsv")
+var realKinds = filepath.Join("..", "..", "..", "testdata", "upjet-provider-kinds.tsv")
 
 // TestFindersCoverage runs `finders coverage` on a small fixture and
 // compares its output with golden files.
@@ -132,7 +132,7 @@ func TestFindersCoverageErrors(t *testing.T) {
 // issue #32's goal met with no kind that could duplicate, and
 // docs/recovery.md shows each table as the command prints it.
 func TestFindersCoverageRealKinds(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "recovery.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "recovery.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/go-logr/zapr"
 
-	"github.com/intentjournal/intentjournal/internal/cli/clitest"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli/clitest"
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
 )

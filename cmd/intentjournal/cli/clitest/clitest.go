@@ -1,4 +1,4 @@
-// Package clitest holds what the CLI's tests share: internal/cli's own and
+// Package clitest holds what the CLI's tests share: cmd/intentjournal/cli's own and
 // the integration tests in testbed/integration/cli, which run the CLI
 // against the fake cloud and OpenTofu and so live outside this module.
 package clitest

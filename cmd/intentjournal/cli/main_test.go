@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/internal/cli/clitest"
+	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli/clitest"
 )
 
 func TestMain(m *testing.M) { clitest.Main(m) }

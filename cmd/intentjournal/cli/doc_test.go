@@ -13,7 +13,7 @@ import (
 // command and every flag the parser knows is mentioned there: the command's
 // path and `--flag` as a whole word.
 func TestCLIDocCoversEveryFlag(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/cli.md")
+	doc, err := os.ReadFile("../../../docs/cli.md")
 	if err != nil {
 		t.Fatal(err)
 	}
