@@ -20,28 +20,16 @@ import (
 type KeyFunc func(mg client.Object) (map[string]string, error)
 
 // SpecFields returns a KeyFunc reading string fields of spec.forProvider,
-// else of spec.initProvider (upjet sends both with the create), keyed by
-// their JSON names, the counterpart of recovery.SpecFields.
+// else of spec.initProvider, keyed by their JSON names: recovery.SpecFields
+// of the managed resource mg.
 func SpecFields(fields ...string) KeyFunc {
+	key := recovery.SpecFields(fields...)
 	return func(mg client.Object) (map[string]string, error) {
 		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
 		if err != nil {
 			return nil, fmt.Errorf("cannot convert %s to unstructured: %w", mg.GetName(), err)
 		}
-		out := make(map[string]string, len(fields))
-		for _, f := range fields {
-			v, found, err := unstructured.NestedString(u, "spec", "forProvider", f)
-			if err != nil || !found || v == "" {
-				// upjet sends spec.initProvider's fields with the create
-				// too, where spec.forProvider does not set them.
-				v, found, err = unstructured.NestedString(u, "spec", "initProvider", f)
-			}
-			if err != nil || !found || v == "" {
-				return nil, fmt.Errorf("neither spec.forProvider.%s nor spec.initProvider.%s of %s is set", f, f, mg.GetName())
-			}
-			out[f] = v
-		}
-		return out, nil
+		return key(&unstructured.Unstructured{Object: u})
 	}
 }
 

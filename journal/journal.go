@@ -344,6 +344,11 @@ func (j *Journal) Begin(ctx context.Context, in Intent) (Intent, error) {
 // handed to the cloud (or to the goroutine that calls it). After a crash,
 // a dispatched intent may have created something; a pending one was at most
 // about to. Marking an already dispatched intent again is a no-op.
+//
+// The adapter does not call it: upjet's async Create hands the create to
+// its goroutine at once, so its intents go from pending to settled, and
+// recovery treats a pending intent as possibly created. It is for a caller
+// whose create is handed off in a step of its own.
 func (j *Journal) MarkDispatched(ctx context.Context, uid string, id ID) error {
 	_, err := j.update(ctx, uid, id, func(cur *Intent, now time.Time) (bool, error) {
 		switch cur.State {

@@ -422,14 +422,19 @@ func NewKeyFinder(key KeyFunc, lookup KeyLookup, keyFields ...string) Finder {
 }
 
 // SpecFields returns a KeyFunc reading string fields of spec.forProvider,
-// keyed by their names: SpecFields("zone", "name").
+// else of spec.initProvider (upjet sends both with the create), keyed by
+// their JSON names: SpecFields("zone", "name"). adapter.SpecFields reads
+// the same fields of a typed managed resource.
 func SpecFields(fields ...string) KeyFunc {
 	return func(obj *unstructured.Unstructured) (map[string]string, error) {
 		out := make(map[string]string, len(fields))
 		for _, f := range fields {
 			v, found, err := unstructured.NestedString(obj.Object, "spec", "forProvider", f)
 			if err != nil || !found || v == "" {
-				return nil, fmt.Errorf("spec.forProvider.%s is not set", f)
+				v, found, err = unstructured.NestedString(obj.Object, "spec", "initProvider", f)
+			}
+			if err != nil || !found || v == "" {
+				return nil, fmt.Errorf("neither spec.forProvider.%s nor spec.initProvider.%s of %s is set", f, f, obj.GetName())
 			}
 			out[f] = v
 		}

@@ -51,7 +51,7 @@ type KindDecision struct {
 	Decision
 	Expectation Expectation `json:"expectation"`
 	// Goal is the outcome the independent expectation wants.
-	Goal Outcome `json:"goal"`
+	Goal Verdict `json:"goal"`
 }
 
 // UnusedTemplate is a template that decides no kind.
@@ -123,7 +123,7 @@ func (p *ProviderCoverage) add(k KindDecision) {
 	case ReportOnly:
 		p.ReportOnly++
 	}
-	switch k.Expectation.Outcome {
+	switch k.Expectation.Verdict {
 	case Adopt:
 		p.Adopt++
 		switch k.Expectation.Proof {
@@ -140,7 +140,7 @@ func (p *ProviderCoverage) add(k KindDecision) {
 	if k.Goal == Adopt {
 		p.Goal++
 	}
-	if k.Goal != k.Expectation.Outcome {
+	if k.Goal != k.Expectation.Verdict {
 		p.GoalMisses++
 	}
 	p.GoalMet = p.GoalMisses == 0 && p.CouldDuplicate == 0
@@ -157,11 +157,11 @@ func (c Coverage) Filter(s ...Strategy) []KindDecision {
 	return out
 }
 
-// FilterOutcome returns the decisions with one of the outcomes, in order.
-func (c Coverage) FilterOutcome(o ...Outcome) []KindDecision {
+// FilterVerdict returns the decisions with one of the outcomes, in order.
+func (c Coverage) FilterVerdict(o ...Verdict) []KindDecision {
 	out := []KindDecision{}
 	for _, k := range c.Kinds {
-		if slices.Contains(o, k.Expectation.Outcome) {
+		if slices.Contains(o, k.Expectation.Verdict) {
 			out = append(out, k)
 		}
 	}
@@ -173,7 +173,7 @@ func (c Coverage) FilterOutcome(o ...Outcome) []KindDecision {
 func (c Coverage) Misses() []KindDecision {
 	out := []KindDecision{}
 	for _, k := range c.Kinds {
-		if k.Goal != k.Expectation.Outcome {
+		if k.Goal != k.Expectation.Verdict {
 			out = append(out, k)
 		}
 	}

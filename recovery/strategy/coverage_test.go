@@ -32,7 +32,7 @@ func TestExpect(t *testing.T) {
 		reason string
 		f      Facts
 		env    Env
-		want   Outcome
+		want   Verdict
 		proof  string
 	}{
 		"ObserveVacantKey":          {reason: "an observe-by-name kind adopts on the key its create found vacant", f: role, env: now, want: Adopt, proof: proofKeyVacant},
@@ -55,7 +55,7 @@ func TestExpect(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			got := Expect(tc.f, tc.env)
-			if got.Outcome != tc.want || got.Proof != tc.proof || got.Reason == "" {
+			if got.Verdict != tc.want || got.Proof != tc.proof || got.Reason == "" {
 				t.Errorf("%s\nExpect = %+v, want %s on %q with a reason", tc.reason, got, tc.want, tc.proof)
 			}
 		})
@@ -96,18 +96,18 @@ func TestMeasure(t *testing.T) {
 	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(Coverage{}, "Kinds")); diff != "" {
 		t.Errorf("Measure (-want +got):\n%s", diff)
 	}
-	var outcomes []Outcome
+	var outcomes []Verdict
 	for _, k := range got.Kinds {
-		outcomes = append(outcomes, k.Expectation.Outcome)
+		outcomes = append(outcomes, k.Expectation.Verdict)
 	}
-	if diff := cmp.Diff([]Outcome{Adopt, Adopt, CouldDuplicate, Report, Adopt, Report, Adopt}, outcomes); diff != "" {
+	if diff := cmp.Diff([]Verdict{Adopt, Adopt, CouldDuplicate, Report, Adopt, Report, Adopt}, outcomes); diff != "" {
 		t.Errorf("Measure: the kinds' outcomes, in order (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"aws_route53_zone"}, resources(got.Misses())); diff != "" {
 		t.Errorf("Misses (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"aws_route53_record", "google_project_iam_member"}, resources(got.FilterOutcome(Report))); diff != "" {
-		t.Errorf("FilterOutcome(Report) (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"aws_route53_record", "google_project_iam_member"}, resources(got.FilterVerdict(Report))); diff != "" {
+		t.Errorf("FilterVerdict(Report) (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"aws_route53_record", "google_project_iam_member"}, resources(got.Filter(ReportOnly))); diff != "" {
 		t.Errorf("Filter(ReportOnly) (-want +got):\n%s", diff)
@@ -256,8 +256,8 @@ func TestGoalCanFail(t *testing.T) {
 	}
 	cases := map[string]struct {
 		tf, tagsAtCreate string
-		want             Outcome
-		wantGoal         Outcome
+		want             Verdict
+		wantGoal         Verdict
 	}{
 		"DeclaredButRequest": {tf: "aws_route53_zone", tagsAtCreate: TagsInRequest, want: Report, wantGoal: Adopt},
 		"AfterUndeclared":    {tf: "aws_vpc", tagsAtCreate: TagsAfter, want: CouldDuplicate, wantGoal: Report},
@@ -280,7 +280,7 @@ func TestGoalCanFail(t *testing.T) {
 			}
 			var got []string
 			for _, k := range c.Misses() {
-				got = append(got, fmt.Sprintf("%s %s goal %s", k.TerraformResource, k.Expectation.Outcome, k.Goal))
+				got = append(got, fmt.Sprintf("%s %s goal %s", k.TerraformResource, k.Expectation.Verdict, k.Goal))
 			}
 			want := []string{fmt.Sprintf("%s %s goal %s", tc.tf, tc.want, tc.wantGoal)}
 			if diff := cmp.Diff(want, got); diff != "" {

@@ -5,9 +5,10 @@ import "slices"
 // AWSTagsAfterCreate are the Terraform resources of terraform-provider-aws
 // (main at 5f2286d, 2026-06-02) whose Create tags the cloud resource in a
 // call after the one that makes it, always or in some configurations:
-// a provider declares them TagsAfterCreate (upjetv2.ConfigureTagsAfterCreate). The list comes
+// they apply by Terraform type with no call (ShippedTagsAfterCreate); a
+// provider declares a kind of its own with upjetv2.TagsAfterCreate. The list comes
 // from a scan of every Create function for tag calls, each hit read by
-// hand (docs/research/issue-32-finders.md §3): a create interrupted
+// hand (docs/history/research/issue-32-finders.md §3): a create interrupted
 // between the calls leaves an untagged resource, which no listing by tags
 // finds.
 //
@@ -121,7 +122,7 @@ var AWSTagsAfterCreateOutsideCommercial = []string{
 // sets the labels in a call after the insert ("Labels cannot be set in a
 // create. We'll have to set them here.", e.g.
 // compute/resource_compute_address.go): a create interrupted in between
-// leaves an unlabelled resource (docs/research/issue-32-finders.md §3).
+// leaves an unlabelled resource (docs/history/research/issue-32-finders.md §3).
 var GCPTagsAfterCreate = []string{
 	"google_compute_address",
 	"google_compute_forwarding_rule",

@@ -55,15 +55,6 @@ func WithBatchSize(n int) Option {
 	}
 }
 
-// WithParallelism sets the CLI's -parallelism for plan and apply (default
-// DefaultParallelism): how many resources are read at once.
-func WithParallelism(n int) Option {
-	return func(o *options) {
-		if n > 0 {
-			o.parallelism = n
-		}
-	}
-}
 
 // WithReportOnly makes the Importer find and classify but never import:
 // the workspace's state is not touched (the report-only policy).

@@ -123,7 +123,7 @@ func runFindersCoverage(out io.Writer, o coverageOptions) error {
 	}
 	switch o.List {
 	case listAdopt, listReport, listCouldDuplicate:
-		res.Kinds = c.FilterOutcome(strategy.Outcome(o.List))
+		res.Kinds = c.FilterVerdict(strategy.Verdict(o.List))
 	case listMisses:
 		res.Kinds = c.Misses()
 	case listAll:
@@ -232,7 +232,7 @@ func writeCoverageTable(out io.Writer, res coverageOutput) error {
 		fmt.Fprintln(out)
 		t = tabular.New(out, "PROVIDER", "TERRAFORM RESOURCE", "STRATEGY", "OUTCOME", "PROOF", "GOAL", "WHY")
 		for _, k := range res.Kinds {
-			t.Row(k.Provider, k.TerraformResource, string(k.Strategy), string(k.Expectation.Outcome), k.Expectation.Proof, string(k.Goal), k.Expectation.Reason)
+			t.Row(k.Provider, k.TerraformResource, string(k.Strategy), string(k.Expectation.Verdict), k.Expectation.Proof, string(k.Goal), k.Expectation.Reason)
 		}
 		return t.Flush()
 	}

@@ -7,29 +7,29 @@ import (
 	"github.com/intentjournal/intentjournal/inventory"
 )
 
-// Outcome is what becomes of a kind's create that a crash interrupted,
+// Verdict is what becomes of a kind's create that a crash interrupted,
 // once the recovery pass has run.
-type Outcome string
+type Verdict string
 
-// The outcomes.
+// The verdicts.
 const (
 	// Adopt: recovery finds what the create made and proves it ours, so
 	// its managed resource is bound to it with no operator; or proves
 	// that nothing was made, and the create runs again.
-	Adopt Outcome = "adopt"
+	Adopt Verdict = "adopt"
 	// Report: recovery cannot tell, and reports the create for an
 	// operator, its managed resource paused or its create kept blocked.
 	// Nothing is created again.
-	Report Outcome = "report"
+	Report Verdict = "report"
 	// CouldDuplicate: recovery may take an absence that proves nothing
 	// for proof that nothing was made, and run the create again over a
 	// resource the first create made: the bug intentjournal exists to
 	// end. It must never be.
-	CouldDuplicate Outcome = "could-duplicate"
+	CouldDuplicate Verdict = "could-duplicate"
 )
 
-// Outcomes lists every outcome.
-var Outcomes = []Outcome{Adopt, Report, CouldDuplicate}
+// Verdicts lists every verdict.
+var Verdicts = []Verdict{Adopt, Report, CouldDuplicate}
 
 // The taggers of Env.Taggers: what a provider writes into a kind's tags
 // field before the first create.
@@ -63,7 +63,8 @@ type Env struct {
 	VacantKeys bool
 	// TemplateVacantKeysOnly limits VacantKeys to observe-by-template
 	// kinds, as the adapter once did: an observe-by-name kind's create
-	// claimed no key.
+	// claimed no key. It models that past adapter, for the coverage
+	// comparisons of the tests; nothing else sets it.
 	TemplateVacantKeysOnly bool
 	// Taggers says, per provider, what its tagger writes (TaggerNone,
 	// TaggerCrossplane, TaggerUID); a provider not named writes nothing.
@@ -82,7 +83,8 @@ type Env struct {
 	// the create's request carried the tags the listing looks for
 	// (recovery.AbsenceProver): a provider whose tagger
 	// writes none, or a kind declared tagged after its create, is
-	// reported instead. False models the rule before it.
+	// reported instead. False models the rule before it, for the coverage
+	// comparisons of the tests; intentjournal finders coverage sets it.
 	AbsenceRule bool
 }
 
@@ -122,7 +124,7 @@ func listing(f Facts, env Env) inventory.Listing {
 
 // Expectation is what Expect says of a kind.
 type Expectation struct {
-	Outcome Outcome `json:"outcome"`
+	Verdict Verdict `json:"outcome"`
 	// Proof is the proof an Adopt rests on (recovery.Proof's names:
 	// KeyVacant, UIDTag), or "AbsenceProven" for a listing whose empty
 	// answer proves nothing was made.
@@ -162,46 +164,46 @@ func Expect(f Facts, env Env) Expectation {
 	switch d.Strategy {
 	case ObserveByName, ObserveByTemplate:
 		if env.VacantKeys && (!env.TemplateVacantKeysOnly || d.Strategy == ObserveByTemplate) {
-			return Expectation{Outcome: Adopt, Proof: proofKeyVacant,
+			return Expectation{Verdict: Adopt, Proof: proofKeyVacant,
 				Reason: "observed at the ID its create's Observe found vacant, no other managed resource claiming it"}
 		}
 		if tagger == TaggerUID && sentInRequest(f) {
-			return Expectation{Outcome: Adopt, Proof: proofUIDTag, Reason: "observed at its ID, carrying the managed resource's UID tag"}
+			return Expectation{Verdict: Adopt, Proof: proofUIDTag, Reason: "observed at its ID, carrying the managed resource's UID tag"}
 		}
-		return Expectation{Outcome: Report, Reason: "observed at its ID, with nothing to prove it ours: no vacant key claimed, no UID tag sent"}
+		return Expectation{Verdict: Report, Reason: "observed at its ID, with nothing to prove it ours: no vacant key claimed, no UID tag sent"}
 	case ListByTags:
 		return expectListing(f, env, tagger)
 	}
-	return Expectation{Outcome: Report, Reason: d.Reason}
+	return Expectation{Verdict: Report, Reason: d.Reason}
 }
 
 // expectListing is Expect for a list-by-tags kind.
 func expectListing(f Facts, env Env, tagger string) Expectation {
 	if x := listing(f, env); !x.Listed {
-		return Expectation{Outcome: Report, Reason: x.Evidence}
+		return Expectation{Verdict: Report, Reason: x.Evidence}
 	}
 	after := f.TagsAtCreate == TagsAfter
 	declared := env.DeclaredTagsAfter && DeclaredTagsAfterCreate(f.Provider, f.TerraformResource)
 	switch {
 	case tagger == TaggerNone && !env.AbsenceRule:
-		return Expectation{Outcome: CouldDuplicate,
+		return Expectation{Verdict: CouldDuplicate,
 			Reason: "the provider tags nothing, so a listing finds nothing, and an empty listing clears the intent: the create runs again over what it made"}
 	case tagger == TaggerNone:
-		return Expectation{Outcome: Report, Reason: "the provider tags nothing: an empty listing proves nothing (AbsenceProvesNothing)"}
+		return Expectation{Verdict: Report, Reason: "the provider tags nothing: an empty listing proves nothing (AbsenceProvesNothing)"}
 	case after && !declared:
-		return Expectation{Outcome: CouldDuplicate,
+		return Expectation{Verdict: CouldDuplicate,
 			Reason: fmt.Sprintf("its create tags after the call that makes it (%s), undeclared: a crash in between leaves an untagged resource an empty listing misses, and the create runs again", f.TagsAtCreate)}
 	case after:
-		return Expectation{Outcome: Report, Reason: "declared tagged after its create: an empty listing proves nothing (AbsenceProvesNothing)"}
+		return Expectation{Verdict: Report, Reason: "declared tagged after its create: an empty listing proves nothing (AbsenceProvesNothing)"}
 	case declared:
 		// The adapter declares it whatever the kinds file says (a
 		// partition-fallback kind, or a list that disagrees with the
 		// file): an empty listing is reported.
-		return Expectation{Outcome: Report, Reason: fmt.Sprintf("declared tagged after its create (its create tags %s): an empty listing proves nothing (AbsenceProvesNothing)", f.TagsAtCreate)}
+		return Expectation{Verdict: Report, Reason: fmt.Sprintf("declared tagged after its create (its create tags %s): an empty listing proves nothing (AbsenceProvesNothing)", f.TagsAtCreate)}
 	case tagger == TaggerCrossplane:
-		return Expectation{Outcome: Report, Reason: "listed by its crossplane tags, a weak proof another cluster's look-alike shares: what is found is reported"}
+		return Expectation{Verdict: Report, Reason: "listed by its crossplane tags, a weak proof another cluster's look-alike shares: what is found is reported"}
 	}
-	return Expectation{Outcome: Adopt, Proof: proofUIDTag, Reason: "listed by its tags, carrying the managed resource's UID tag; an empty listing proves nothing was made"}
+	return Expectation{Verdict: Adopt, Proof: proofUIDTag, Reason: "listed by its tags, carrying the managed resource's UID tag; an empty listing proves nothing was made"}
 }
 
 // Goal is the independent expectation GOAL-MET compares Expect with, read
@@ -212,7 +214,7 @@ func expectListing(f Facts, env Env, tagger string) Expectation {
 // partition-fallback, which the adapter declares tagged after by
 // default), a uid tagger writes it and its lister's index lists it;
 // every other kind is reported. No kind may duplicate.
-func Goal(f Facts, env Env) Outcome {
+func Goal(f Facts, env Env) Verdict {
 	if f.IDKnownBeforeCreate || f.IDFromSpec {
 		return Adopt
 	}
