@@ -1,7 +1,6 @@
 package upjetv1
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/crossplane/upjet/pkg/config"
@@ -10,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema"
 	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
@@ -30,27 +30,19 @@ func KindFacts(r *config.Resource) strategy.Facts {
 	en := r.ExternalName
 	nf := adapter.ProbeExternalName(adapter.NameProbe{DisableNameInitializer: en.DisableNameInitializer,
 		SetIdentifierArgument: en.SetIdentifierArgumentFn, GetID: en.GetIDFn,
-		Parameters: probeParameters(r.TerraformResource), Setup: probeSetup})
+		Parameters: sdkschema.ProbeParameters(r.TerraformResource), Setup: probeSetup})
 	f.IDKnownBeforeCreate, f.IDFromSpec, f.ExternalNameConfig, f.Detail = nf.IDKnownBeforeCreate, nf.IDFromSpec, nf.Config, nf.Detail
 	f.TagFields = tagFields(r.Name, r.TerraformResource)
 	return f
 }
 
 // tagFields returns the JSON names of the tags and labels fields of
-// spec.forProvider of the Terraform resource type tfResource, r, that can
-// hold crossplane's tags (adapter.TagField); see KindFacts.
+// spec.forProvider of the Terraform resource type tfResource, r
+// (sdkschema.TagFields), sorted.
 func tagFields(tfResource string, r *schema.Resource) []string {
-	if r == nil {
-		return nil
-	}
 	var out []string
-	for k, s := range r.Schema {
-		if s == nil || s.Type != schema.TypeMap || !(s.Optional || s.Required) {
-			continue
-		}
-		if adapter.TagField(tfResource, k, s.ForceNew, s.Description) {
-			out = append(out, name.NewFromSnake(k).LowerCamelComputed)
-		}
+	for _, k := range sdkschema.TagFields(tfResource, r) {
+		out = append(out, name.NewFromSnake(k).LowerCamelComputed)
 	}
 	slices.Sort(out)
 	return out
@@ -67,40 +59,3 @@ var probeSetup = terraform.Setup{
 	},
 	ClientMetadata: map[string]string{"account_id": "intentjournal-probe-account", "region": "intentjournal-probe-region"},
 }.Map()
-
-// probeParameters returns ProbeExternalName's parameter sets for the
-// Terraform resource r: its string, number, list and block arguments
-// (adapter.ProbeParameters).
-func probeParameters(r *schema.Resource) [2]map[string]any {
-	if r == nil {
-		return adapter.ProbeParameters(nil)
-	}
-	return adapter.ProbeParameters(probeArgs(r.Schema))
-}
-
-// probeArgs returns the arguments of s that spec.forProvider carries.
-func probeArgs(s map[string]*schema.Schema) []adapter.ProbeArg {
-	var out []adapter.ProbeArg
-	for _, k := range slices.Sorted(maps.Keys(s)) {
-		a := s[k]
-		if a == nil || !(a.Optional || a.Required) {
-			continue
-		}
-		switch a.Type {
-		case schema.TypeString:
-			out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeString})
-		case schema.TypeInt, schema.TypeFloat:
-			out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeNumber})
-		case schema.TypeList, schema.TypeSet:
-			switch e := a.Elem.(type) {
-			case *schema.Resource:
-				out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeBlock, Block: probeArgs(e.Schema)})
-			case *schema.Schema:
-				if e.Type == schema.TypeString {
-					out = append(out, adapter.ProbeArg{Name: k, Kind: adapter.ProbeList})
-				}
-			}
-		}
-	}
-	return out
-}

@@ -13,33 +13,32 @@ import (
 )
 
 // TestTaggerOptions: the initializers and NewTagger's options choose the
-// field and the label encoding that adapter.Tag is given.
+// field and the label encoding that adapter.Tagger is given.
 func TestTaggerOptions(t *testing.T) {
-	type tagger struct{ Field, Encoding string }
 	cases := map[string]struct {
 		reason string
 		got    *Tagger
-		want   tagger
+		want   string
 	}{
 		"TagInitializer": {
 			reason: "upjet's drop-in writes tags as they are",
 			got:    TagInitializer(nil).(*Tagger),
-			want:   tagger{Field: DefaultTagsField},
+			want:   "spec.forProvider.tags",
 		},
 		"GCPLabelsInitializer": {
 			reason: "the GCP drop-in writes labels, encoded for GCP",
 			got:    GCPLabelsInitializer(nil).(*Tagger),
-			want:   tagger{Field: "labels", Encoding: recovery.LabelEncodingGCP},
+			want:   "spec.forProvider.labels, encoded " + recovery.LabelEncodingGCP,
 		},
 		"NewTaggerOption": {
 			reason: "WithTaggerLabelEncoding sets the encoding",
 			got:    NewTagger(nil, "userLabels", WithTaggerLabelEncoding(recovery.LabelEncodingGCP)),
-			want:   tagger{Field: "userLabels", Encoding: recovery.LabelEncodingGCP},
+			want:   "spec.forProvider.userLabels, encoded " + recovery.LabelEncodingGCP,
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, tagger{Field: tc.got.field, Encoding: tc.got.encoding}); diff != "" {
+			if diff := cmp.Diff(tc.want, tc.got.t.String()); diff != "" {
 				t.Errorf("%s\n-want +got:\n%s", tc.reason, diff)
 			}
 		})

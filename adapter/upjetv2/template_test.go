@@ -163,7 +163,7 @@ func TestWrapControllerTemplateRefuses(t *testing.T) {
 		{"connector renamed", strings.ReplaceAll(upjet, "managed.WithExternalConnecter(", "managed.WithExternalConnector("), "the external connector: found"},
 		{"two reconcilers", upjet + "\n// Complete(ratelimiter.NewReconciler(name, r, o.GlobalRateLimiter))\n", "the reconciler: found"},
 		{"no callbacks", strings.ReplaceAll(upjet, "CallbackProvider(ac)", "CallbackProvider(nil)"), "want 1 to 3"},
-		{"empty", "", "the import of this package"},
+		{"empty", "", "the import of the line package"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := WrapControllerTemplate(tc.tmpl)
