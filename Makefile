@@ -17,7 +17,7 @@ FUZZ_TARGETS := \
 	./recovery/strategy:FuzzDecodeTemplates \
 	./inventory:FuzzParseListings \
 	./internal/failpoint:FuzzParse \
-	./adapter/upjetv2:FuzzFrameworkStateID \
+	./recovery/sdkschema/tfstate:FuzzID \
 	./adapter/upjetv2:FuzzFrameworkAttributes \
 	./adapter/upjetv2:FuzzSDKAttributes
 # V1_FUZZ_TARGETS are the legacy line's, run in its workspace (v1.work).
@@ -64,7 +64,7 @@ build:
 
 ## tools: build kube-apiserver, etcd (envtest) and OpenTofu from the module
 ## proxy into $${XDG_CACHE_HOME:-~/.cache}/intentjournal/tools: a long build
-## when cold (measured in docs/status.md), nothing when cached. KUBEBUILDER_ASSETS
+## when cold (measured in docs/history/status.md), nothing when cached. KUBEBUILDER_ASSETS
 ## and INTENTJOURNAL_TF_PATH override them.
 tools:
 	bash hack/tools.sh install

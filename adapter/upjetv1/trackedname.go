@@ -1,23 +1,17 @@
 package upjetv1
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math"
-	"math/big"
 
 	"github.com/crossplane/upjet/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	ujresource "github.com/crossplane/upjet/pkg/resource"
-	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	sdkschema "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
-	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
+
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
 
 // trackedCreated returns the adapter.CreatedStateFunc of a plugin SDK or
@@ -68,12 +62,28 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *config.Reso
 	}
 	t := store.Tracker(tr)
 	if st := t.GetTfState(); st != nil && st.ID != "" {
-		return sdkAttributes(r, st)
+		if r == nil {
+			return nil, tfstate.ErrNoSchema
+		}
+		return tfstate.SDKAttributes(r.TerraformResource, st)
 	}
 	if t.HasFrameworkTFState() {
 		return frameworkAttributes(r, t.GetFrameworkTFState())
 	}
 	return nil, nil
+}
+
+// frameworkAttributes decodes a framework state, the protocol 5 DynamicValue
+// upjet's tracker holds, with r's framework schema into its attributes
+// (tfstate.FrameworkAttributes). A nil state gives nil.
+func frameworkAttributes(r *config.Resource, dv *tfprotov5.DynamicValue) (map[string]any, error) {
+	if dv == nil {
+		return nil, nil
+	}
+	if r == nil {
+		return nil, tfstate.ErrNoSchema
+	}
+	return tfstate.FrameworkAttributes(r.TerraformPluginFrameworkResource, dv.Unmarshal)
 }
 
 // externalNameFromState returns the external name of the resource whose
@@ -85,143 +95,4 @@ func externalNameFromState(r *config.Resource, attrs map[string]any) (string, er
 		return adapter.ExternalNameOfState(attrs, nil)
 	}
 	return adapter.ExternalNameOfState(attrs, r.ExternalName.GetExternalNameFn)
-}
-
-// errNoSchema is the error of a kind whose upjet configuration carries no
-// schema to read its state with.
-var errNoSchema = errors.New("the upjet configuration carries no Terraform schema of the resource")
-
-// sdkAttributes converts a plugin SDK InstanceState into its attributes
-// as upjet v1's terraformPluginSDKExternal.fromInstanceStateToJSONMap
-// does.
-func sdkAttributes(r *config.Resource, st *tfsdk.InstanceState) (map[string]any, error) {
-	if r == nil || r.TerraformResource == nil {
-		return nil, errNoSchema
-	}
-	ty := r.TerraformResource.CoreConfigSchema().ImpliedType()
-	v, err := st.AttrsAsObjectValue(ty)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the plugin SDK state to its schema's type: %w", err)
-	}
-	m, err := sdkschema.StateValueToJSONMap(v, ty)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the plugin SDK state to attributes: %w", err)
-	}
-	return m, nil
-}
-
-// frameworkAttributes decodes a framework state, the protocol 5
-// DynamicValue upjet v1's tracker holds, with the resource's framework
-// schema into its attributes, as upjet v1's framework connector does
-// before it calls GetExternalNameFn. A nil or null state gives nil.
-func frameworkAttributes(r *config.Resource, dv *tfprotov5.DynamicValue) (map[string]any, error) {
-	if dv == nil {
-		return nil, nil
-	}
-	if r == nil || r.TerraformPluginFrameworkResource == nil {
-		return nil, errNoSchema
-	}
-	ctx := context.Background()
-	var resp fwresource.SchemaResponse
-	r.TerraformPluginFrameworkResource.Schema(ctx, fwresource.SchemaRequest{}, &resp)
-	if resp.Diagnostics.HasError() {
-		return nil, fmt.Errorf("cannot read the framework schema: %v", resp.Diagnostics)
-	}
-	v, err := dv.Unmarshal(resp.Schema.Type().TerraformType(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("cannot decode the framework state: %w", err)
-	}
-	if v.IsNull() {
-		return nil, nil
-	}
-	g, err := goValue(v)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the framework state: %w", err)
-	}
-	m, ok := g.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the framework state is a %T, not an object", g)
-	}
-	return m, nil
-}
-
-// goValue converts a Terraform value into the Go value upjet v1's
-// framework connector makes of it (tfValueToGoValue): objects and maps
-// into map[string]any, lists, sets and tuples into []any, integral numbers
-// into int64 and others into float64, null into nil. An unknown value,
-// which no applied state holds, a number that fits neither (an integer
-// beyond int64, a float64 overflow or underflow), and a dynamic value are
-// errors, as they are to upjet.
-func goValue(v tftypes.Value) (any, error) {
-	if !v.IsKnown() {
-		return nil, errors.New("an unknown value")
-	}
-	if v.IsNull() {
-		return nil, nil
-	}
-	switch ty := v.Type(); {
-	case ty.Is(tftypes.String):
-		var s string
-		err := v.As(&s)
-		return s, err
-	case ty.Is(tftypes.Bool):
-		var b bool
-		err := v.As(&b)
-		return b, err
-	case ty.Is(tftypes.Number):
-		return numberValue(v)
-	case ty.Is(tftypes.Object{}), ty.Is(tftypes.Map{}):
-		var m map[string]tftypes.Value
-		if err := v.As(&m); err != nil {
-			return nil, err
-		}
-		out := make(map[string]any, len(m))
-		for k, e := range m {
-			g, err := goValue(e)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
-			}
-			out[k] = g
-		}
-		return out, nil
-	case ty.Is(tftypes.List{}), ty.Is(tftypes.Set{}), ty.Is(tftypes.Tuple{}):
-		var l []tftypes.Value
-		if err := v.As(&l); err != nil {
-			return nil, err
-		}
-		out := make([]any, len(l))
-		for i, e := range l {
-			g, err := goValue(e)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			out[i] = g
-		}
-		return out, nil
-	default:
-		return nil, fmt.Errorf("a value of type %s", ty)
-	}
-}
-
-// numberValue converts a known, non-null Terraform number as upjet v1's
-// tfValueToGoValue does: an integer into int64, an error when it does not
-// fit; any other number into float64, an error when it overflows or
-// underflows.
-func numberValue(v tftypes.Value) (any, error) {
-	var f big.Float
-	if err := v.As(&f); err != nil {
-		return nil, err
-	}
-	if f.IsInt() {
-		i, acc := f.Int64()
-		if acc != big.Exact {
-			return nil, fmt.Errorf("the number %s is beyond a 64-bit integer", f.String())
-		}
-		return i, nil
-	}
-	x, acc := f.Float64()
-	if (x == 0 && acc != big.Exact) || math.IsInf(x, 0) {
-		return nil, fmt.Errorf("the number %s is beyond a 64-bit floating point", f.String())
-	}
-	return x, nil
 }

@@ -2,7 +2,6 @@ package upjetv1
 
 import (
 	"context"
-	"math/big"
 	"strings"
 	"testing"
 
@@ -18,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	sdkschema "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
+
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
 
 // recordIDTemplate is a record's templated ID, as provider-upjet-gcp and
@@ -153,7 +154,7 @@ func TestTrackedCreatedExternalName(t *testing.T) {
 			reason:  "Without a schema the state cannot be read as upjet reads it: the callback must not guess.",
 			r:       &config.Resource{ExternalName: templated},
 			set:     sdkState("zones/z/records/www/A"),
-			wantErr: errNoSchema.Error(),
+			wantErr: tfstate.ErrNoSchema.Error(),
 		},
 		"FrameworkTemplated": {
 			reason: "A framework kind with a templated ID settles with the name the template binds, not the ID.",
@@ -176,7 +177,7 @@ func TestTrackedCreatedExternalName(t *testing.T) {
 			reason:  "Without a framework schema the state cannot be decoded as upjet decodes it.",
 			r:       &config.Resource{ExternalName: templated},
 			set:     fwState(func() *tfprotov5.DynamicValue { return fwRecordState(t, "zones/z/records/www/A") }),
-			wantErr: errNoSchema.Error(),
+			wantErr: tfstate.ErrNoSchema.Error(),
 		},
 		"FrameworkNotAnObject": {
 			reason:  "A framework state that does not decode with the schema is an error, not a name.",
@@ -240,72 +241,6 @@ func TestFrameworkAttributes(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, attrs); diff != "" {
 		t.Errorf("frameworkAttributes(): -want, +got:\n%s", diff)
-	}
-}
-
-// TestGoValue pins goValue to upjet v1's tfValueToGoValue on single
-// values, the errors included.
-func TestGoValue(t *testing.T) {
-	huge, _ := new(big.Float).SetString("1e30")
-	tiny, _ := new(big.Float).SetString("1e-400")
-	cases := map[string]struct {
-		reason  string
-		v       tftypes.Value
-		want    any
-		wantErr bool
-	}{
-		"Integer": {
-			reason: "An integral number is an int64.",
-			v:      tftypes.NewValue(tftypes.Number, 42), want: int64(42),
-		},
-		"Float": {
-			reason: "Any other number is a float64.",
-			v:      tftypes.NewValue(tftypes.Number, 1.25), want: 1.25,
-		},
-		"IntegerBeyondInt64": {
-			reason: "An integer no int64 holds is an error, as it is to upjet.",
-			v:      tftypes.NewValue(tftypes.Number, huge), wantErr: true,
-		},
-		"FloatUnderflow": {
-			reason: "A number a float64 rounds to zero is an error, as it is to upjet.",
-			v:      tftypes.NewValue(tftypes.Number, tiny), wantErr: true,
-		},
-		"Set": {
-			reason: "A set is a []any.",
-			v:      tftypes.NewValue(tftypes.Set{ElementType: tftypes.Bool}, []tftypes.Value{tftypes.NewValue(tftypes.Bool, true)}),
-			want:   []any{true},
-		},
-		"NullString": {
-			reason: "A null value is nil.",
-			v:      tftypes.NewValue(tftypes.String, nil), want: nil,
-		},
-		"Unknown": {
-			reason: "An unknown value, which no applied state holds, is an error.",
-			v:      tftypes.NewValue(tftypes.String, tftypes.UnknownValue), wantErr: true,
-		},
-		"UnknownInAnObject": {
-			reason: "An unknown value inside an object is an error too.",
-			v: tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"a": tftypes.String}},
-				map[string]tftypes.Value{"a": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)}),
-			wantErr: true,
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := goValue(tc.v)
-			if tc.wantErr {
-				if err == nil {
-					t.Fatalf("%s\ngoValue(): %v, want an error", tc.reason, got)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("%s\ngoValue(): %v", tc.reason, err)
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s\ngoValue(): -want, +got:\n%s", tc.reason, diff)
-			}
-		})
 	}
 }
 
@@ -391,7 +326,7 @@ func FuzzSDKAttributes(f *testing.F) {
 	r := &config.Resource{TerraformResource: sdkRecord, ExternalName: config.TemplatedStringAsIdentifier("name", recordIDTemplate)}
 	f.Fuzz(func(t *testing.T, id, k1, v1, k2, v2 string) {
 		st := &tfsdk.InstanceState{ID: id, Attributes: map[string]string{"id": id, "name": "www", k1: v1, k2: v2}}
-		attrs, err := sdkAttributes(r, st)
+		attrs, err := tfstate.SDKAttributes(r.TerraformResource, st)
 		if err != nil {
 			return
 		}

@@ -1,22 +1,17 @@
 package upjetv2
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"math/big"
 
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
-	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	sdkschema "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
-	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
 
 // trackedCreated returns the adapter.CreatedStateFunc of a plugin SDK or
@@ -67,7 +62,10 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *ujconfig.Re
 	}
 	t := store.Tracker(tr)
 	if st := t.GetTfState(); st != nil && st.ID != "" {
-		return sdkAttributes(r, st)
+		if r == nil {
+			return nil, tfstate.ErrNoSchema
+		}
+		return tfstate.SDKAttributes(r.TerraformResource, st)
 	}
 	if t.HasFrameworkTFState() {
 		return frameworkAttributes(r, t.GetFrameworkTFState())
@@ -75,122 +73,15 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *ujconfig.Re
 	return nil, nil
 }
 
-// errNoSchema is the error of a kind whose upjet configuration carries no
-// schema to read its state with.
-var errNoSchema = errors.New("the upjet configuration carries no Terraform schema of the resource")
-
-// sdkAttributes converts a plugin SDK InstanceState into its attributes
-// as upjet's terraformPluginSDKExternal.fromInstanceStateToJSONMap does.
-func sdkAttributes(r *ujconfig.Resource, st *tfsdk.InstanceState) (map[string]any, error) {
-	if r == nil || r.TerraformResource == nil {
-		return nil, errNoSchema
-	}
-	ty := r.TerraformResource.CoreConfigSchema().ImpliedType()
-	v, err := st.AttrsAsObjectValue(ty)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the plugin SDK state to its schema's type: %w", err)
-	}
-	m, err := sdkschema.StateValueToJSONMap(v, ty)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the plugin SDK state to attributes: %w", err)
-	}
-	return m, nil
-}
-
-// frameworkAttributes decodes a framework state with the resource's
-// framework schema into its attributes, as upjet's framework connector
-// does before it calls GetExternalNameFn. A nil or null state gives nil.
+// frameworkAttributes decodes a framework state, the protocol 6 DynamicValue
+// upjet's tracker holds, with r's framework schema into its attributes
+// (tfstate.FrameworkAttributes). A nil state gives nil.
 func frameworkAttributes(r *ujconfig.Resource, dv *tfprotov6.DynamicValue) (map[string]any, error) {
 	if dv == nil {
 		return nil, nil
 	}
-	if r == nil || r.TerraformPluginFrameworkResource == nil {
-		return nil, errNoSchema
+	if r == nil {
+		return nil, tfstate.ErrNoSchema
 	}
-	ctx := context.Background()
-	var resp fwresource.SchemaResponse
-	r.TerraformPluginFrameworkResource.Schema(ctx, fwresource.SchemaRequest{}, &resp)
-	if resp.Diagnostics.HasError() {
-		return nil, fmt.Errorf("cannot read the framework schema: %v", resp.Diagnostics)
-	}
-	v, err := dv.Unmarshal(resp.Schema.Type().TerraformType(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("cannot decode the framework state: %w", err)
-	}
-	if v.IsNull() {
-		return nil, nil
-	}
-	g, err := goValue(v)
-	if err != nil {
-		return nil, fmt.Errorf("cannot convert the framework state: %w", err)
-	}
-	m, ok := g.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("the framework state is a %T, not an object", g)
-	}
-	return m, nil
-}
-
-// goValue converts a Terraform value into the Go value upjet's framework
-// connector makes of it (tfValueToGoValue): objects and maps into
-// map[string]any, lists, sets and tuples into []any, numbers into int64
-// when integral and float64 otherwise, null into nil. An unknown value,
-// which no applied state holds, is an error.
-func goValue(v tftypes.Value) (any, error) {
-	if !v.IsKnown() {
-		return nil, errors.New("an unknown value")
-	}
-	if v.IsNull() {
-		return nil, nil
-	}
-	switch ty := v.Type(); {
-	case ty.Is(tftypes.String):
-		var s string
-		err := v.As(&s)
-		return s, err
-	case ty.Is(tftypes.Bool):
-		var b bool
-		err := v.As(&b)
-		return b, err
-	case ty.Is(tftypes.Number):
-		var f big.Float
-		if err := v.As(&f); err != nil {
-			return nil, err
-		}
-		if i, acc := f.Int64(); acc == big.Exact {
-			return i, nil
-		}
-		x, _ := f.Float64()
-		return x, nil
-	case ty.Is(tftypes.Object{}), ty.Is(tftypes.Map{}):
-		var m map[string]tftypes.Value
-		if err := v.As(&m); err != nil {
-			return nil, err
-		}
-		out := make(map[string]any, len(m))
-		for k, e := range m {
-			g, err := goValue(e)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", k, err)
-			}
-			out[k] = g
-		}
-		return out, nil
-	case ty.Is(tftypes.List{}), ty.Is(tftypes.Set{}), ty.Is(tftypes.Tuple{}):
-		var l []tftypes.Value
-		if err := v.As(&l); err != nil {
-			return nil, err
-		}
-		out := make([]any, len(l))
-		for i, e := range l {
-			g, err := goValue(e)
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-			out[i] = g
-		}
-		return out, nil
-	default:
-		return nil, fmt.Errorf("a value of type %s", ty)
-	}
+	return tfstate.FrameworkAttributes(r.TerraformPluginFrameworkResource, dv.Unmarshal)
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	sdkschema "github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	tfsdk "github.com/hashicorp/terraform-plugin-sdk/v2/terraform"
+
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
 
 // recordIDTemplate is a record's templated ID, as provider-upjet-gcp and
@@ -132,7 +134,7 @@ func TestTrackedCreatedExternalName(t *testing.T) {
 			reason:  "Without a schema the state cannot be read as upjet reads it: the callback must not guess.",
 			r:       &ujconfig.Resource{ExternalName: templated},
 			set:     sdkState("zones/z/records/www/A"),
-			wantErr: errNoSchema.Error(),
+			wantErr: tfstate.ErrNoSchema.Error(),
 		},
 		"FrameworkTemplated": {
 			reason: "A framework kind with a templated ID settles with the name the template binds, not the ID.",
@@ -199,8 +201,8 @@ func TestGoValue(t *testing.T) {
 	if diff := cmp.Diff(want, attrs); diff != "" {
 		t.Errorf("frameworkAttributes(): -want, +got:\n%s", diff)
 	}
-	if _, err := goValue(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)); err == nil {
-		t.Error("goValue(unknown): no error, want one")
+	if _, err := tfstate.GoValue(tftypes.NewValue(tftypes.String, tftypes.UnknownValue)); err == nil {
+		t.Error("tfstate.GoValue(unknown): no error, want one")
 	}
 }
 
@@ -242,7 +244,7 @@ func FuzzSDKAttributes(f *testing.F) {
 	r := &ujconfig.Resource{TerraformResource: sdkRecord, ExternalName: ujconfig.TemplatedStringAsIdentifier("name", recordIDTemplate)}
 	f.Fuzz(func(t *testing.T, id, k1, v1, k2, v2 string) {
 		st := &tfsdk.InstanceState{ID: id, Attributes: map[string]string{"id": id, "name": "www", k1: v1, k2: v2}}
-		attrs, err := sdkAttributes(r, st)
+		attrs, err := tfstate.SDKAttributes(r.TerraformResource, st)
 		if err != nil {
 			return
 		}
