@@ -137,6 +137,7 @@ compat:
 ## provider skip themselves (testbed/internal/testenv.SkipShort); make test runs them.
 test-unit:
 	$(V2) $(GO) test -short -count=1 $(V2_PKGS)
+	$(V2) $(GO) test -short -count=1 -tags failpoints -run '^TestCreateCrash$$' ./adapter/
 	$(V1) $(GO) test -short -count=1 $(V1_PKGS)
 	$(MAKE) test-inventory
 
