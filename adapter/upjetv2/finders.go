@@ -157,7 +157,7 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 					return ObserveCreate(ctx, conn, store, obj, args, s, newManaged(), name)
 				}
 			} else if cli != nil {
-				k.Lookup = cli.lookup(kube, setup, r, newManaged)
+				k.Lookup = cliLookup(cli.lookups, kube, setup, r, newManaged)
 			}
 			kinds = append(kinds, k)
 		}

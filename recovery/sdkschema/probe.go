@@ -69,3 +69,37 @@ func probeArgs(s map[string]*schema.Schema) []adapter.ProbeArg {
 	}
 	return out
 }
+
+// RequiredArguments returns the required top-level arguments of r that
+// are not blocks, sorted: what an import block's resource block must set.
+func RequiredArguments(r *schema.Resource) []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for k, s := range r.Schema {
+		if s == nil || !s.Required {
+			continue
+		}
+		if _, block := s.Elem.(*schema.Resource); block {
+			continue
+		}
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TagsAttribute returns the attribute that holds r's tags: tags, else
+// labels, as the in-process observations are read
+// (adapter.ObservedResource).
+func TagsAttribute(r *schema.Resource) string {
+	if r != nil {
+		for _, k := range []string{"tags", "labels"} {
+			if _, ok := r.Schema[k]; ok {
+				return k
+			}
+		}
+	}
+	return "tags"
+}
