@@ -58,11 +58,6 @@ var lineDifferences = map[string]string{
 	// provider config, are built on upjet v2's workspace and setup only.
 	"func WithTerraformCLI": "v2 only: Terraform CLI kinds' recovery",
 	"func SetupListScope":   "v2 only: the listers' scope from upjet v2's setup",
-	"type ListScopeFunc":    "v2 only: the listers' scope from upjet v2's setup",
-	"type Lister":           "v2 only: the listers' scope from upjet v2's setup",
-	// Aliases so that a v2 provider imports adapter/upjetv2 alone.
-	"type DerivedFinders": "v2 only: alias of adapter.DerivedFinders for NewFinders' result",
-	"type Templates":      "v2 only: alias of strategy.Templates for WithTemplates",
 }
 
 // TestLinesExportTheSameAPI holds the two line packages' exported APIs

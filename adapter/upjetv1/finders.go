@@ -3,6 +3,7 @@ package upjetv1
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -41,9 +42,33 @@ type TagQuery = adapter.TagQuery
 // FindersOption configures NewFinders.
 type FindersOption = adapter.FindersOption
 
+// DerivedFinders are the finders NewFinders derives: pass its Finders to
+// Config.Finders (adapter.DerivedFinders).
+type DerivedFinders = adapter.DerivedFinders
+
+// Templates are the ID templates of cloud-assigned kinds, by Terraform
+// resource type (strategy.Templates).
+type Templates = strategy.Templates
+
+// DecodeTemplates reads ID templates, one a line: a Terraform resource
+// type, a tab, its template (strategy.DecodeTemplates).
+func DecodeTemplates(r io.Reader) (Templates, error) { return strategy.DecodeTemplates(r) }
+
+// ExternalResource is a cloud resource a lookup found, as an Inventory
+// returns it (recovery.ExternalResource).
+type ExternalResource = recovery.ExternalResource
+
+// Lister lists a cloud's resources by tag (inventory.Lister): the
+// listers of inventory/aws, inventory/gcp and inventory/azure.
+type Lister = inventory.Lister
+
+// ListScopeFunc returns the scope (account and region, project,
+// subscription) a candidate is listed in (adapter.ListScopeFunc).
+type ListScopeFunc = adapter.ListScopeFunc
+
 // WithTemplates sets the ID templates that make a cloud-assigned kind
 // observe-by-template (adapter.WithTemplates).
-func WithTemplates(t strategy.Templates) FindersOption { return adapter.WithTemplates(t) }
+func WithTemplates(t Templates) FindersOption { return adapter.WithTemplates(t) }
 
 // WithInventory sets the cloud's Inventory; without one, a list-by-tags
 // kind is report-only (adapter.WithInventory).
@@ -63,7 +88,7 @@ func WithVacantKeys(apiReader client.Reader) FindersOption { return adapter.With
 // returns for each candidate, every listed identifier verified by
 // observing it with the kind's own Observe (adapter.WithLister). It takes
 // the place of WithInventory.
-func WithLister(l inventory.Lister, scope adapter.ListScopeFunc) FindersOption {
+func WithLister(l Lister, scope ListScopeFunc) FindersOption {
 	return adapter.WithLister(l, scope)
 }
 
@@ -90,7 +115,7 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 //
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
-func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*adapter.DerivedFinders, error) {
+func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
 	var kinds []adapter.DerivedKind
 	for _, p := range providers {

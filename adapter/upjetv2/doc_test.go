@@ -26,6 +26,13 @@ func TestIntegratingDocShowsExample(t *testing.T) {
 	for _, err := range docsnippet.Check(string(src), string(doc), "main", "controller", "inventory", "generator", "controllers", "configure") {
 		t.Errorf("docs/integrating.md and example_test.go: %v", err)
 	}
+	quick, err := os.ReadFile("../../docs/quickstart-provider.md")
+	if err != nil {
+		t.Fatalf("cannot read the provider quick start: %v", err)
+	}
+	for _, err := range docsnippet.Check(string(src), string(quick), "main", "generator", "controllers", "configure") {
+		t.Errorf("docs/quickstart-provider.md and example_test.go: %v", err)
+	}
 }
 
 // TestIntegratingDocCoversConfig checks that docs/integrating.md names every

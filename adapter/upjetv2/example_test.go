@@ -16,8 +16,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
-	"github.com/intentjournal/intentjournal/recovery"
-	"github.com/intentjournal/intentjournal/recovery/strategy"
 )
 
 // The code between the snippet markers is what docs/integrating.md shows
@@ -46,7 +44,7 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 	if journalPath != "" {
 		// The ID templates of the kinds whose ID the cloud assigns but the
 		// spec determines; one a line: Terraform type, tab, template.
-		templates, err := strategy.DecodeTemplates(strings.NewReader(
+		templates, err := upjetv2.DecodeTemplates(strings.NewReader(
 			"fakecloud_record\tzones/{{ .parameters.zone }}/records/{{ .parameters.name }}/{{ .parameters.type }}\n"))
 		if err != nil {
 			return err
@@ -77,9 +75,9 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 
 // awsInventory is the shape of a cloud's Inventory: one function for
 // every list-by-tags kind, told the kind's Terraform type.
-func awsInventory(list func(ctx context.Context, resourceType string, tags map[string]string) ([]recovery.ExternalResource, error)) upjetv2.Inventory {
+func awsInventory(list func(ctx context.Context, resourceType string, tags map[string]string) ([]upjetv2.ExternalResource, error)) upjetv2.Inventory {
 	// snippet:inventory begin
-	inventory := upjetv2.InventoryFn(func(ctx context.Context, q upjetv2.TagQuery) ([]recovery.ExternalResource, error) {
+	inventory := upjetv2.InventoryFn(func(ctx context.Context, q upjetv2.TagQuery) ([]upjetv2.ExternalResource, error) {
 		// Map q.TerraformResource (aws_vpc) to the cloud's resource type
 		// (ec2:vpc), take the account and region from the provider config
 		// of q.Candidate, and list what carries every tag of q.Tags.

@@ -3,6 +3,7 @@ package upjetv2
 import (
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -48,6 +49,14 @@ type DerivedFinders = adapter.DerivedFinders
 // Templates are the ID templates of cloud-assigned kinds, by Terraform
 // resource type (strategy.Templates).
 type Templates = strategy.Templates
+
+// DecodeTemplates reads ID templates, one a line: a Terraform resource
+// type, a tab, its template (strategy.DecodeTemplates).
+func DecodeTemplates(r io.Reader) (Templates, error) { return strategy.DecodeTemplates(r) }
+
+// ExternalResource is a cloud resource a lookup found, as an Inventory
+// returns it (recovery.ExternalResource).
+type ExternalResource = recovery.ExternalResource
 
 // Lister lists a cloud's resources by tag (inventory.Lister): the
 // listers of inventory/aws, inventory/gcp and inventory/azure.

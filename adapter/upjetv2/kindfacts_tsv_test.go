@@ -105,7 +105,7 @@ func stub() config.ExternalName {
 // constructors are the external-name configurations of the three
 // providers, by the kinds file's external_name_config, rebuilt as the
 // providers build them (provider-upjet-aws config/externalname.go,
-// provider-upjet-gcp and -azure likewise; docs/research/issue-32-finders.md
+// provider-upjet-gcp and -azure likewise; docs/history/research/issue-32-finders.md
 // §2): upjet's own from the row's detail, the providers' custom ones
 // copied in the few lines each takes. A kind whose configuration is not
 // here is not reproduced.

@@ -42,7 +42,7 @@ func TestNewPlanKeepsOldSeeds(t *testing.T) {
 			want: Plan{Seed: 20261134, Point: AfterSettle, Networks: 4, KillOnHit: 1, Faults: Faults{CreateLatency: 481 * ms, ErrorRate: 0.1, AmbiguousRate: 0.3}}},
 		"BeforeBegin": {reason: "A before-begin plan with a late kill hit.", seed: 20261138,
 			want: Plan{Seed: 20261138, Point: BeforeBegin, Networks: 10, KillOnHit: 5, Faults: Faults{CreateLatency: 1108 * ms, AmbiguousRate: 0.3}}},
-		"Finding": {reason: "Seed 20261230 replays the stuck-resource finding of docs/reliability.md.", seed: 20261230,
+		"Finding": {reason: "Seed 20261230 replays the stuck-resource finding of docs/history/crash-matrix.md.", seed: 20261230,
 			want: Plan{Seed: 20261230, Point: DuringCreate, RecordSets: 4, Networks: 5, KillOnHit: 2, Faults: Faults{CreateLatency: 1283 * ms, ErrorRate: 0.25}}},
 	}
 	for name, tc := range cases {
@@ -57,7 +57,7 @@ func TestNewPlanKeepsOldSeeds(t *testing.T) {
 }
 
 // TestNewPlanKeepsLookAlikeCounts pins the look-alikes of seeds that
-// docs/reliability.md names from the runs of issue #15: issue #29's draws
+// docs/history/crash-matrix.md names from the runs of issue #15: issue #29's draws
 // come after them, so each keeps its count of look-alikes, and with
 // -crash.older-lookalikes (OlderLookAlikesOnly) its very plan.
 func TestNewPlanKeepsLookAlikeCounts(t *testing.T) {
