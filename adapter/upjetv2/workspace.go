@@ -1,13 +1,7 @@
 package upjetv2
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
@@ -16,11 +10,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
-
-// workspaceStateFile is the Terraform state file in the workspace
-// directory of upjet's Terraform CLI connector (terraform/files.go).
-const workspaceStateFile = "terraform.tfstate"
 
 // workspaceKind returns the wrapper for the managed kind gvk reconciled
 // through upjet's Terraform CLI connector (tjcontroller.NewConnector with
@@ -60,94 +51,20 @@ func (a *Adapter) workspaceKind(gvk schema.GroupVersionKind, r *config.Resource,
 // that the Observe after the create has no annotation left to update.
 func workspaceCreated(r *config.Resource, root string) adapter.CreatedStateFunc {
 	return func(mg client.Object) (adapter.CreatedState, error) {
-		uid := string(mg.GetUID())
-		if uid == "" {
-			return adapter.CreatedState{}, nil
-		}
-		dir := root
-		if dir == "" {
-			// As upjet's store, at the time of the read.
-			dir = os.TempDir()
-		}
-		path := filepath.Join(dir, uid, workspaceStateFile)
-		// One read: a Refresh may rewrite the file concurrently, and a
-		// torn copy must fail to decode, never be read in two halves.
-		b, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return adapter.CreatedState{}, nil
-		}
+		st, err := tfstate.ReadWorkspace(root, string(mg.GetUID()))
 		if err != nil {
-			return adapter.CreatedState{}, fmt.Errorf("cannot read the workspace state %s: %w", path, err)
+			return adapter.CreatedState{}, err
 		}
-		st, err := decodeWorkspaceState(b)
+		name, err := externalNameFromState(r, st.Attributes)
 		if err != nil {
-			return adapter.CreatedState{}, fmt.Errorf("cannot decode the workspace state %s: %w", path, err)
-		}
-		name, err := externalNameFromState(r, st.attributes)
-		if err != nil {
-			return adapter.CreatedState{}, fmt.Errorf("cannot derive the external name from the workspace state %s: %w", path, err)
+			return adapter.CreatedState{}, fmt.Errorf("cannot derive the external name from the workspace state %s: %w", st.Path, err)
 		}
 		out := adapter.CreatedState{TerraformID: name}
-		if name != "" && st.private != "" {
-			out.Annotations = map[string]string{ujresource.AnnotationKeyPrivateRawAttribute: st.private}
+		if name != "" && st.Private != "" {
+			out.Annotations = map[string]string{ujresource.AnnotationKeyPrivateRawAttribute: st.Private}
 		}
 		return out, nil
 	}
-}
-
-// workspaceStateV4 is the part of a Terraform JSON state (format version
-// 4, which Terraform and OpenTofu write) that decodeWorkspaceState reads.
-type workspaceStateV4 struct {
-	Version   *int `json:"version"`
-	Resources []struct {
-		Instances []struct {
-			Attributes json.RawMessage `json:"attributes"`
-			Private    []byte          `json:"private"` // base64 in the file
-		} `json:"instances"`
-	} `json:"resources"`
-}
-
-// errStateVersion is the error of a state in another format than 4.
-var errStateVersion = errors.New("not a Terraform state of format version 4")
-
-// workspaceState is what decodeWorkspaceState reads of a workspace's
-// state: the managed instance's attributes, and its private data as upjet
-// reads it (StateV4.GetPrivateRaw, base64-decoded), "" when there is none.
-type workspaceState struct {
-	attributes map[string]any
-	private    string
-}
-
-// decodeWorkspaceState returns the attributes and private data of the
-// first instance of the first resource in the Terraform state b, the
-// instance upjet's StateV4.GetAttributes reads: an upjet workspace holds
-// one managed resource. It returns no attributes and no error for a state
-// with no resource, no instance or null attributes, and for empty bytes
-// (as Terraform reads an empty state file: no state). Bytes that are not a
-// version 4 state, or whose attributes are not an object, are an error.
-func decodeWorkspaceState(b []byte) (workspaceState, error) {
-	if len(bytes.TrimSpace(b)) == 0 {
-		return workspaceState{}, nil
-	}
-	var s workspaceStateV4
-	if err := json.Unmarshal(b, &s); err != nil {
-		return workspaceState{}, err
-	}
-	if s.Version == nil || *s.Version != 4 {
-		return workspaceState{}, errStateVersion
-	}
-	if len(s.Resources) == 0 || len(s.Resources[0].Instances) == 0 {
-		return workspaceState{}, nil
-	}
-	in := s.Resources[0].Instances[0]
-	out := workspaceState{private: string(in.Private)}
-	if len(in.Attributes) == 0 || string(in.Attributes) == "null" {
-		return out, nil
-	}
-	if err := json.Unmarshal(in.Attributes, &out.attributes); err != nil {
-		return workspaceState{}, fmt.Errorf("cannot decode the instance attributes: %w", err)
-	}
-	return out, nil
 }
 
 // externalNameFromState returns the external name of the resource whose

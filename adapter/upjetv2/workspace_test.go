@@ -13,10 +13,12 @@ import (
 	ujjson "github.com/crossplane/upjet/v2/pkg/resource/json"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/intentjournal/intentjournal/adapter"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/intentjournal/intentjournal/adapter"
+	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
 )
 
 // workspaceGolden is the state OpenTofu 1.12 left in upjet's workspace
@@ -30,7 +32,7 @@ const goldenID = "net-5943a0562197bcdd"
 
 func readWorkspaceGolden(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", workspaceGolden))
+	b, err := os.ReadFile(filepath.Join("..", "..", "recovery", "sdkschema", "tfstate", "testdata", workspaceGolden))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,95 +46,9 @@ func withID(t testing.TB, v string) []byte {
 	b := readWorkspaceGolden(t)
 	old := []byte(`"id": "` + goldenID + `"`)
 	if !bytes.Contains(b, old) {
-		t.Fatalf("testdata/%s has no %s", workspaceGolden, old)
+		t.Fatalf("%s has no %s", workspaceGolden, old)
 	}
 	return bytes.Replace(b, old, []byte(`"id": `+v), 1)
-}
-
-func TestDecodeWorkspaceState(t *testing.T) {
-	golden := readWorkspaceGolden(t)
-	type want struct {
-		attrs   map[string]any
-		private string
-		err     bool
-	}
-	cases := map[string]struct {
-		reason string
-		state  []byte
-		want   want
-	}{
-		"Applied": {
-			reason: "The state an apply left holds the managed instance's attributes, the cloud's ID among them, and its private data, base64-decoded.",
-			state:  golden,
-			want: want{private: "null", attrs: map[string]any{
-				"id": goldenID, "name": "net-ok", "cidr_block": "10.1.0.0/16", "arn": "arn:aws:fakecloud:local:000000000000:network/" + goldenID,
-				"tags": map[string]any{
-					"crossplane-kind":           "network.fakecloud.intentjournal.io",
-					"crossplane-name":           "net-ok",
-					"crossplane-providerconfig": "default",
-				},
-			}},
-		},
-		"NoResources": {
-			reason: "A state whose resource a refresh removed (upjet's seed with an empty id) has no attributes.",
-			state:  []byte(`{"version":4,"terraform_version":"1.12.6","serial":2,"lineage":"x","outputs":{},"resources":[],"check_results":null}`),
-		},
-		"NoInstances": {
-			reason: "A resource with no instance has no attributes.",
-			state:  []byte(`{"version":4,"resources":[{"mode":"managed","type":"fakecloud_network","name":"n","instances":[]}]}`),
-		},
-		"NullAttributes": {
-			reason: "Null attributes are no attributes.",
-			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":null}]}]}`),
-		},
-		"NoPrivate": {
-			reason: "An instance without private data has none.",
-			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":{"id":"x"}}]}]}`),
-			want:   want{attrs: map[string]any{"id": "x"}},
-		},
-		"PrivateNotBase64": {
-			reason: "Private data that is not base64 is an error: upjet could not read the state either.",
-			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":{"id":"x"},"private":"%%%"}]}]}`),
-			want:   want{err: true},
-		},
-		"Empty": {
-			reason: "An empty file is no state, as Terraform reads it.",
-			state:  []byte(" \n"),
-		},
-		"Truncated": {
-			reason: "A state read while a refresh rewrites it is an error, not a partial read.",
-			state:  golden[:len(golden)/2],
-			want:   want{err: true},
-		},
-		"NotJSON": {
-			reason: "Bytes that are not JSON are an error.",
-			state:  []byte("\x00\x01terraform"),
-			want:   want{err: true},
-		},
-		"Version3": {
-			reason: "A state in another format than 4 is an error.",
-			state:  []byte(`{"version":3,"resources":[]}`),
-			want:   want{err: true},
-		},
-		"NoVersion": {
-			reason: "JSON without a format version is not a state.",
-			state:  []byte(`{"resources":[]}`),
-			want:   want{err: true},
-		},
-		"AttributesNotObject": {
-			reason: "Attributes that are not an object are an error.",
-			state:  []byte(`{"version":4,"resources":[{"instances":[{"attributes":["id"]}]}]}`),
-			want:   want{err: true},
-		},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := decodeWorkspaceState(tc.state)
-			if diff := cmp.Diff(tc.want, want{attrs: got.attributes, private: got.private, err: err != nil}, cmp.AllowUnexported(want{})); diff != "" {
-				t.Errorf("%s\ndecodeWorkspaceState(): -want, +got (error %v):\n%s", tc.reason, err, diff)
-			}
-		})
-	}
 }
 
 func TestWorkspaceCreated(t *testing.T) {
@@ -289,13 +205,13 @@ func FuzzWorkspaceState(f *testing.F) {
 	f.Add([]byte(`{"version":3}`))
 	f.Add([]byte(""))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := decodeWorkspaceState(b)
+		got, err := tfstate.DecodeWorkspace(b)
 		if err != nil {
 			return
 		}
 		// A non-empty string id is the name of an IdentifierFromProvider kind.
-		if id, ok := got.attributes["id"].(string); ok && id != "" {
-			name, err := externalNameFromState(&config.Resource{ExternalName: config.IdentifierFromProvider}, got.attributes)
+		if id, ok := got.Attributes["id"].(string); ok && id != "" {
+			name, err := externalNameFromState(&config.Resource{ExternalName: config.IdentifierFromProvider}, got.Attributes)
 			if name != id || err != nil {
 				t.Fatalf("externalNameFromState() = %q, %v; want the id %q", name, err, id)
 			}
@@ -312,11 +228,11 @@ func FuzzWorkspaceState(f *testing.F) {
 				return
 			}
 		}
-		if diff := cmp.Diff(want, got.attributes); diff != "" {
-			t.Fatalf("decodeWorkspaceState() attributes differ from upjet's decoding (-upjet +got):\n%s", diff)
+		if diff := cmp.Diff(want, got.Attributes); diff != "" {
+			t.Fatalf("DecodeWorkspace() attributes differ from upjet's decoding (-upjet +got):\n%s", diff)
 		}
-		if p := string(s.GetPrivateRaw()); p != got.private {
-			t.Fatalf("decodeWorkspaceState() private data %q, upjet's %q", got.private, p)
+		if p := string(s.GetPrivateRaw()); p != got.Private {
+			t.Fatalf("DecodeWorkspace() private data %q, upjet's %q", got.Private, p)
 		}
 	})
 }

@@ -21,7 +21,7 @@ import (
 // (TestDecodeWorkspaceState, FuzzWorkspaceState).
 // TestCLIConnectorSettlesFromWorkspace keeps its shape that of the state
 // OpenTofu writes.
-const cliGolden = "../../../adapter/upjetv2/testdata/workspace-network.tfstate"
+const cliGolden = "../../../recovery/sdkschema/tfstate/testdata/workspace-network.tfstate"
 
 // cliApplyTimeout bounds the wait for an async apply to end: terraform
 // init, a refresh and the apply, each starting the provider plugin.
