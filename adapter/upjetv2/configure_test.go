@@ -5,6 +5,8 @@ import (
 
 	"github.com/crossplane/upjet/v2/pkg/config"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/adapter"
 )
 
 func TestNaturalKeyOf(t *testing.T) {
@@ -59,11 +61,11 @@ func TestConfigureAccumulates(t *testing.T) {
 	Configured(NameKeyed())(r)
 	Configure(r, WorkspaceRoot("/var/run/workspaces"), TagsAfterCreate())
 	Configure(nil, NameKeyed()) // no resource: nothing to record, no panic
-	f := factsOf(r)
-	if !f.nameKeyed || !f.tagsAfter || f.workspaceRoot != "/var/run/workspaces" {
-		t.Errorf("factsOf after two Configure calls = %+v, want both options kept", f)
+	f := adapter.FactsOf(r)
+	if !f.NameKeyed || !f.TagsAfterCreate || f.WorkspaceRoot != "/var/run/workspaces" {
+		t.Errorf("FactsOf after two Configure calls = %+v, want both options kept", f)
 	}
-	if other := factsOf(&config.Resource{Name: "fake_bucket"}); other.nameKeyed {
+	if other := adapter.FactsOf(&config.Resource{Name: "fake_bucket"}); other.NameKeyed {
 		t.Error("the facts of one *config.Resource leaked to another of the same name")
 	}
 }

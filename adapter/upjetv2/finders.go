@@ -129,13 +129,13 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 		for _, name := range slices.Sorted(maps.Keys(p.Resources)) {
 			r := p.Resources[name]
 			gvk := GroupVersionKindOf(p, r)
-			if factsOf(r).nameKeyed {
+			if adapter.FactsOf(r).NameKeyed {
 				nameKeyed = append(nameKeyed, gvk.GroupKind())
 			}
-			if factsOf(r).tagsAfter {
+			if adapter.FactsOf(r).TagsAfterCreate {
 				tagsAfter = append(tagsAfter, gvk.GroupKind())
 			}
-			if why := factsOf(r).notTagsAfter; why != "" {
+			if why := adapter.FactsOf(r).NotTagsAfterCreate; why != "" {
 				opts = append(opts, adapter.WithoutTagsAfterCreate(why, gvk.GroupKind()))
 			}
 			newManaged, err := managedFactory(scheme, gvk)

@@ -68,14 +68,14 @@ func KindFor(mgr manager.Manager, o tjcontroller.Options, resourceType string, g
 
 // kindFor is KindFor once the adapter and r are found.
 func kindFor(a *Adapter, o tjcontroller.Options, r *config.Resource, resourceType string, gvk schema.GroupVersionKind) (*Kind, error) {
-	f := factsOf(r)
+	f := adapter.FactsOf(r)
 	var opts []adapter.KindOption
 	if fields := naturalKeyOf(r); len(fields) > 0 {
 		opts = append(opts, adapter.WithNaturalKey(adapter.SpecFields(fields...)))
 	}
 	if r.ShouldUseTerraformPluginSDKClient() || r.ShouldUseTerraformPluginFrameworkClient() {
-		if f.nameFromID != nil {
-			opts = append(opts, adapter.WithExternalNameFromID(f.nameFromID))
+		if f.ExternalNameFromID != nil {
+			opts = append(opts, adapter.WithExternalNameFromID(f.ExternalNameFromID))
 		} else {
 			// The external name upjet itself derives from the state: a
 			// templated ID is not the name.
@@ -87,7 +87,7 @@ func kindFor(a *Adapter, o tjcontroller.Options, r *config.Resource, resourceTyp
 		opts = append(opts, adapter.WithObservedKeys(resourceType))
 		return a.kind(gvk, o.OperationTrackerStore, opts...), nil
 	}
-	return a.workspaceKind(gvk, r, f.workspaceRoot, opts...), nil
+	return a.workspaceKind(gvk, r, f.WorkspaceRoot, opts...), nil
 }
 
 // WithExternalConnector returns the reconciler option that sets c,
