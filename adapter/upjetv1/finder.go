@@ -2,14 +2,12 @@ package upjetv1
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/crossplane/crossplane-runtime/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/recovery"
@@ -34,59 +32,36 @@ func NewObserveFinder(connector managed.ExternalConnecter, store *tjcontroller.O
 }
 
 // ObserveCreate asks the provider's own ExternalClient, through connector,
-// whether the managed resource obj, converted into mg (an empty managed
-// resource of its kind) and given the external name name, exists in the
-// cloud: one Terraform read by the ID the kind's GetIDFn builds from name.
-// It returns the resource with the tags the observation reports, or
-// nothing when it does not exist, and removes mg's entry from store, the
-// connector's own OperationTrackerStore, before it returns. For a
-// recovery lookup, obj carries in spec.forProvider the arguments args the
-// create sent, so that the
-// provider's own comparison of spec and state says whether what it finds
-// is what the create sent (adapter.ObservedResource). With args nil (not
-// known), the resource is returned unchecked. s, the kind's schema
-// (sdkschema.Of its config.Resource's TerraformResource), names the
-// arguments that would change; nil names none.
+// whether the managed resource obj, converted into mg and given the
+// external name name, exists in the cloud (adapter.ObserveCreate, which
+// says what it returns). store is the connector's own
+// OperationTrackerStore: mg's entry is removed before it returns. s, the
+// kind's schema (sdkschema.Of its config.Resource's TerraformResource),
+// names the arguments that would change; nil names none.
 func ObserveCreate(ctx context.Context, connector managed.ExternalConnecter, store *tjcontroller.OperationTrackerStore, obj *unstructured.Unstructured, args map[string]any, s *recovery.Schema, mg resource.Managed, name string) ([]recovery.ExternalResource, error) {
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.UnstructuredContent(), mg); err != nil {
-		return nil, fmt.Errorf("cannot convert the managed resource: %w", err)
+	connect := func(ctx context.Context, _ client.Object) (adapter.ObserveConn, error) {
+		ext, err := connector.Connect(ctx, mg)
+		if err != nil {
+			return nil, err
+		}
+		return &observeConn{ext: ext, store: store, mg: mg}, nil
 	}
-	meta.SetExternalName(mg, name)
-	defer func() { _ = store.RemoveTracker(mg) }()
-	ext, err := connector.Connect(ctx, mg)
-	if err != nil {
-		return nil, fmt.Errorf("cannot connect to the provider: %w", err)
-	}
-	defer func() { _ = ext.Disconnect(ctx) }()
-	// The Terraform ID the read is made at, which Connect built with the
-	// kind's GetIDFn: the key a create's Observe found vacant.
-	key, err := trackedID(store, mg)
-	if err != nil {
-		return nil, err
-	}
-	if key == "" && name == "" {
-		// A read at no ID finds nothing, which would prove nothing.
-		return nil, fmt.Errorf("cannot observe %s: no external name, and its GetIDFn builds no Terraform ID from its spec", mg.GetName())
-	}
-	obs, err := ext.Observe(ctx, mg)
-	if err != nil {
-		return nil, fmt.Errorf("cannot observe external name %q: %w", name, err)
-	}
-	if !obs.ResourceExists {
-		return nil, nil
-	}
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(mg)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read the observation: %w", err)
-	}
-	// Observe sets the external name the kind's GetExternalNameFn makes
-	// of the state: for a kind the cloud names, the only way to know it.
-	if n := meta.GetExternalName(mg); n != "" {
-		name = n
-	}
-	r := adapter.ObservedResource(u, name, args, obs.ResourceUpToDate, s)
-	if key != name {
-		r.Key = key
-	}
-	return []recovery.ExternalResource{r}, nil
+	forget := func(client.Object) { _ = store.RemoveTracker(mg) }
+	return adapter.ObserveCreate(ctx, connect, forget, obj, args, s, mg, name)
 }
+
+// observeConn is adapter.ObserveConn over an ExternalClient of mg.
+type observeConn struct {
+	ext   managed.ExternalClient
+	store *tjcontroller.OperationTrackerStore
+	mg    resource.Managed
+}
+
+func (c *observeConn) Key() (string, error) { return trackedID(c.store, c.mg) }
+
+func (c *observeConn) Observe(ctx context.Context) (bool, bool, error) {
+	obs, err := c.ext.Observe(ctx, c.mg)
+	return obs.ResourceExists, obs.ResourceUpToDate, err
+}
+
+func (c *observeConn) Disconnect(ctx context.Context) { _ = c.ext.Disconnect(ctx) }
