@@ -11,7 +11,7 @@ STATICCHECK_VERSION ?= v0.8.2
 FUZZ_TARGETS := \
 	./journal:FuzzDecodeRecord \
 	./journal:FuzzDecodeAnnotation \
-	./recovery:FuzzDecodeReport \
+	./recovery/report:FuzzDecode \
 	./recovery/terraform:FuzzParseDiagnostics \
 	./recovery/strategy:FuzzDecodeKinds \
 	./recovery/strategy:FuzzDecodeTemplates \

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/go-logr/logr"
 	"github.com/go-logr/zapr"
 	"github.com/prometheus/client_golang/prometheus"
@@ -249,7 +251,7 @@ func Setup(mgr manager.Manager, c Config, l Line) (*Adapter, error) {
 		Policy:   c.Policy,
 		Recorder: l.EventRecorder(mgr, "intentjournal"),
 		Logger:   zapr.NewLogger(log),
-		Source:   recovery.Source{Cluster: mgr.GetConfig().Host, ClusterUID: c.ClusterID, Owner: owner},
+		Source:   report.Source{Cluster: mgr.GetConfig().Host, ClusterUID: c.ClusterID, Owner: owner},
 		Scope:    c.Scope,
 		Selector: c.Selector,
 	}

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // Created records how the async create of the managed resource at key
@@ -77,7 +78,7 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 		k.a.log.Warn("cannot resolve a create conflict now; the next create attempt will", append(k.fields(in), zap.Error(err))...)
 		return
 	}
-	if outcome == recovery.OutcomeConflict {
+	if outcome == report.OutcomeConflict {
 		k.a.log.Info("create conflict reported; resource paused", append(k.fields(in), zap.String("outcome", string(outcome)))...)
 	}
 }

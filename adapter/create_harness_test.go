@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	bolt "go.etcd.io/bbolt"
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -90,7 +92,7 @@ func newHarness(t *testing.T, c harnessConfig) *harness {
 		Client:  kube,
 		Kinds:   []schema.GroupVersionKind{testGVK},
 		Finders: map[schema.GroupKind]recovery.Finder{testGVK.GroupKind(): c.finder},
-		Source:  recovery.Source{Owner: owner},
+		Source:  report.Source{Owner: owner},
 		Scope:   c.scope,
 	}
 	rec := recovery.NewRecoverer(ro)

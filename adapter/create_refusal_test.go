@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -147,14 +149,14 @@ func TestCreateRefusals(t *testing.T) {
 			},
 			// Without the resolution, Begin would have refused the
 			// quarantined record.
-			wantPrefix: fmt.Sprintf(errResolved, recovery.OutcomeCleared),
+			wantPrefix: fmt.Sprintf(errResolved, report.OutcomeCleared),
 		},
 		"EarlierProcessIntent": {
 			reason: "An earlier process's unsettled intent is resolved (nothing was made: cleared) and the reconcile observes afresh.",
 			setup: func(t *testing.T, h *harness, mg *unstructured.Unstructured) {
 				h.earlierIntent(t, mg)
 			},
-			wantPrefix: fmt.Sprintf(errResolved, recovery.OutcomeCleared),
+			wantPrefix: fmt.Sprintf(errResolved, report.OutcomeCleared),
 			want:       refused{Intent: journal.StateCleared},
 		},
 		"EarlierIntentResourceUnreadable": {
@@ -213,7 +215,7 @@ func TestCreateRefusals(t *testing.T) {
 			mod: func(_ *testing.T, mg *unstructured.Unstructured) {
 				mg.SetAnnotations(map[string]string{journal.AnnotationKey: "{torn"})
 			},
-			wantPrefix: fmt.Sprintf(errResolved, recovery.OutcomeCleared),
+			wantPrefix: fmt.Sprintf(errResolved, report.OutcomeCleared),
 		},
 		"AnnotationOnlyEarlierIntent": {
 			reason: "Without a journal, an earlier process's unsettled intent annotation is resolved, never created over.",
@@ -229,7 +231,7 @@ func TestCreateRefusals(t *testing.T) {
 				}
 				mg.SetAnnotations(ann)
 			},
-			wantPrefix: fmt.Sprintf(errResolved, recovery.OutcomeCleared),
+			wantPrefix: fmt.Sprintf(errResolved, report.OutcomeCleared),
 		},
 		"NotAManagedResource": {
 			reason: "The line cannot read the resource's tags (ExternalTags fails): no intent can be built.",

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -212,7 +214,7 @@ func TestCreateAgainAfterARejection(t *testing.T) {
 		"NotStarted": {reason: "upjet never started the first: run again.",
 			async: true, first: errNotStarted, wantDispatch: 2, wantAttempt: 2, wantState: journal.StatePending},
 		"EarlierProcess": {reason: "Another epoch's rejection is resolved, not trusted.",
-			earlier: true, wantErr: fmt.Sprintf(errResolved, recovery.OutcomeCleared), wantDispatch: 0, wantAttempt: 1, wantState: journal.StateCleared},
+			earlier: true, wantErr: fmt.Sprintf(errResolved, report.OutcomeCleared), wantDispatch: 0, wantAttempt: 1, wantState: journal.StateCleared},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -262,7 +264,7 @@ func TestCreateAfterRecovery(t *testing.T) {
 			wantErr: errNothingEarlier, wantOpen: true},
 		"EarlierIntent": {reason: "An earlier process's intent is resolved here (nothing found: cleared), which opens the gate; this reconcile observes afresh.",
 			setup:   func(t *testing.T, h *harness, mg *unstructured.Unstructured) { h.earlierIntent(t, mg) },
-			wantErr: fmt.Sprintf(errResolved, recovery.OutcomeCleared), wantState: journal.StateCleared, wantOpen: true},
+			wantErr: fmt.Sprintf(errResolved, report.OutcomeCleared), wantState: journal.StateCleared, wantOpen: true},
 		"LivePeer": {reason: "A live peer's intent is never resolved here: the gate stays shut.",
 			cfg: harnessConfig{scope: func(in journal.Intent) bool { return in.Owner.Replica == "replica-0" }},
 			setup: func(t *testing.T, _ *harness, mg *unstructured.Unstructured) {
@@ -353,7 +355,7 @@ func TestCreateBeginTimeout(t *testing.T) {
 	}
 
 	err = h.create(ctx, mg)
-	if want := fmt.Sprintf(errResolved, recovery.OutcomeCleared); err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := fmt.Sprintf(errResolved, report.OutcomeCleared); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Create() over the abandoned intent = %v, want %q", err, want)
 	}
 	if n, st := h.cloud.dispatched(), h.state(t, string(mg.GetUID())); n != 0 || st != journal.StateCleared {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -344,7 +346,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.Namespac
 // resolve hands the resource's unsettled intent to the recovery Resolver
 // (look up; adopt if proven ours; else pause and report) and returns the
 // outcome and the resource as the resolver left it.
-func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.UID) (recovery.Outcome, *unstructured.Unstructured, error) {
+func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.UID) (report.Outcome, *unstructured.Unstructured, error) {
 	u := &unstructured.Unstructured{}
 	u.SetGroupVersionKind(k.gvk)
 	if err := k.a.kube.Get(ctx, key, u); err != nil {
@@ -362,7 +364,7 @@ func (k *Kind) resolve(ctx context.Context, key types.NamespacedName, uid types.
 	}
 	e := entries[0]
 	switch e.Outcome {
-	case recovery.OutcomeAdopted, recovery.OutcomeCleared, recovery.OutcomeConflict, recovery.OutcomeOrphan:
+	case report.OutcomeAdopted, report.OutcomeCleared, report.OutcomeConflict, report.OutcomeOrphan:
 		k.a.metrics.Open.Dec()
 	}
 	k.a.metrics.Settled.WithLabelValues(k.gvk.Kind, string(e.Outcome)).Inc()

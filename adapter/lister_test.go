@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -220,17 +222,17 @@ func TestTagsAfterCreateByDefault(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		opts    []FindersOption
-		want    map[string]recovery.Outcome
+		want    map[string]report.Outcome
 		wantErr string
 	}{
 		"Default": {
 			reason: "aws_route53_zone tags after its create: with no call, its empty listing is reported (the MR paused), never cleared; aws_vpc clears",
-			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeConflict, "VPC": recovery.OutcomeCleared},
+			want:   map[string]report.Outcome{"Zone": report.OutcomeConflict, "VPC": report.OutcomeCleared},
 		},
 		"TakenOffWithReason": {
 			reason: "a provider that takes the kind off with a reason gets what it asked for",
 			opts:   []FindersOption{WithoutTagsAfterCreate("a fork of aws_route53_zone that tags in CreateHostedZone", zone.GroupKind())},
-			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeCleared, "VPC": recovery.OutcomeCleared},
+			want:   map[string]report.Outcome{"Zone": report.OutcomeCleared, "VPC": report.OutcomeCleared},
 		},
 		"TakenOffWithoutReason": {
 			reason:  "without a reason, nothing is derived",
@@ -240,7 +242,7 @@ func TestTagsAfterCreateByDefault(t *testing.T) {
 		"Added": {
 			reason: "a provider adds to the lists",
 			opts:   []FindersOption{WithTagsAfterCreate(vpc.GroupKind())},
-			want:   map[string]recovery.Outcome{"Zone": recovery.OutcomeConflict, "VPC": recovery.OutcomeConflict},
+			want:   map[string]report.Outcome{"Zone": report.OutcomeConflict, "VPC": report.OutcomeConflict},
 		},
 	}
 	for name, tc := range cases {
@@ -258,7 +260,7 @@ func TestTagsAfterCreateByDefault(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := map[string]recovery.Outcome{}
+			got := map[string]report.Outcome{}
 			for _, gvk := range []schema.GroupVersionKind{zone, vpc} {
 				f := d.Finders[gvk.GroupKind()]
 				c := listerCandidate(gvk, false)

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -31,7 +33,7 @@ const (
 
 // finish carries out d (unless dry-run), settles the journal, opens the
 // gate for a resolved candidate and returns the report entries.
-func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry {
+func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []report.Entry {
 	if !r.o.Policy.DryRun {
 		err := r.apply(ctx, c, &d)
 		if errors.Is(err, errStaleCopy) {
@@ -40,17 +42,17 @@ func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry
 			return nil
 		}
 		if err != nil {
-			d = Decision{Outcome: OutcomeUnresolved, Reason: ReasonApplyFailed, Found: d.Found,
+			d = Decision{Outcome: report.OutcomeUnresolved, Reason: ReasonApplyFailed, Found: d.Found,
 				Message: fmt.Sprintf("decided %s for %s but could not carry it out: %v", d.Outcome, c.Intent.Resource, err),
 				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"}
 		}
 	}
 	uid := types.UID(c.Intent.Resource.UID)
-	if d.Outcome != OutcomeUnresolved && !r.o.Policy.DryRun {
+	if d.Outcome != report.OutcomeUnresolved && !r.o.Policy.DryRun {
 		r.o.Sightings.Forget(c)
 	}
 	if r.o.Gate != nil {
-		if d.Outcome == OutcomeUnresolved {
+		if d.Outcome == report.OutcomeUnresolved {
 			r.o.Gate.Block(uid, d.Reason+": "+d.Message)
 		} else {
 			r.o.Gate.Unblock(uid)
@@ -63,7 +65,7 @@ func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry
 	if d.Adopt != nil {
 		fields = append(fields, zap.String("external-name", d.Adopt.ID))
 	}
-	if d.Outcome == OutcomeCleared {
+	if d.Outcome == report.OutcomeCleared {
 		r.log.Debug("intent resolved", fields...)
 	} else {
 		r.log.Info("intent resolved", fields...)
@@ -71,7 +73,7 @@ func (r *Resolver) finish(ctx context.Context, c *Candidate, d Decision) []Entry
 	return r.entries(c, d)
 }
 
-func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
+func (r *Resolver) entries(c *Candidate, d Decision) []report.Entry {
 	srcs := make([]string, 0, len(c.Sources))
 	for _, s := range c.Sources {
 		if !slices.Contains(srcs, s) {
@@ -84,34 +86,34 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 	}
 	ref := c.Intent.Resource
 	ref.APIVersion, ref.Kind = r.intern(ref.APIVersion), r.intern(ref.Kind)
-	e := Entry{
+	e := report.Entry{
 		IntentID: id, Resource: ref, Sources: srcs,
 		IntendedExternalName: c.Intent.ExternalName, Found: d.Found,
 		Outcome: d.Outcome, Reason: d.Reason, Message: d.Message, Action: d.Action,
 	}
 	if e.Found == nil {
-		e.Found = []Found{}
+		e.Found = []report.Found{}
 	}
 	if d.Adopt != nil {
 		e.ExternalName = d.Adopt.ID
 	}
-	if d.Outcome == OutcomeOrphan {
+	if d.Outcome == report.OutcomeOrphan {
 		// One entry per orphaned cloud resource, so the summary counts
 		// cloud resources.
-		out := make([]Entry, 0, len(d.Orphans))
+		out := make([]report.Entry, 0, len(d.Orphans))
 		for _, o := range d.Orphans {
 			oe := e
-			oe.Found = []Found{d.foundByID(o.ID)}
+			oe.Found = []report.Found{d.foundByID(o.ID)}
 			out = append(out, oe)
 		}
 		return out
 	}
-	out := []Entry{e}
+	out := []report.Entry{e}
 	for _, o := range d.Orphans {
-		out = append(out, Entry{
+		out = append(out, report.Entry{
 			IntentID: id, Resource: c.Intent.Resource, Sources: srcs,
-			Found:   []Found{d.foundByID(o.ID)},
-			Outcome: OutcomeOrphan, Reason: ReasonDuplicate,
+			Found:   []report.Found{d.foundByID(o.ID)},
+			Outcome: report.OutcomeOrphan, Reason: ReasonDuplicate,
 			Message: fmt.Sprintf("%s is a later duplicate of %s, which %s adopted", o.ID, d.Adopt.ID, c.Intent.Resource),
 			Action:  fmt.Sprintf("delete the cloud resource %s (or rerun intentjournal recover with --delete-orphans)", o.ID),
 		})
@@ -124,7 +126,7 @@ func (r *Resolver) entries(c *Candidate, d Decision) []Entry {
 func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 	recovered := string(d.Outcome) + " " + r.o.Now().UTC().Format(time.RFC3339)
 	switch d.Outcome {
-	case OutcomeCleared:
+	case report.OutcomeCleared:
 		if c.Object != nil {
 			if err := r.patch(ctx, c, func(a map[string]string) {
 				delete(a, AnnotationExternalCreatePending)
@@ -134,7 +136,7 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 				return err
 			}
 		}
-	case OutcomeAdopted:
+	case report.OutcomeAdopted:
 		id := d.Adopt.ID
 		if err := r.patch(ctx, c, func(a map[string]string) {
 			a[AnnotationExternalName] = id
@@ -152,7 +154,7 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 		case eventBudgetFrom(ctx).take():
 			r.event(c, corev1.EventTypeNormal, EventAdopted, "Adopted cloud resource %s left by an interrupted create (proof %s)", id, proof)
 		}
-	case OutcomeConflict:
+	case report.OutcomeConflict:
 		in := c.Intent
 		if in.ID.IsZero() {
 			// A create no intent explains (the process died before
@@ -175,7 +177,7 @@ func (r *Resolver) apply(ctx context.Context, c *Candidate, d *Decision) error {
 			return err
 		}
 		r.event(c, corev1.EventTypeWarning, EventConflict, "Paused: %s To resolve: %s", d.Message, d.Action)
-	case OutcomeUnresolved:
+	case report.OutcomeUnresolved:
 		return nil
 	}
 	if len(d.Orphans) > 0 {
@@ -224,9 +226,9 @@ func (r *Resolver) settle(ctx context.Context, c *Candidate, d *Decision) error 
 	}
 	o := journal.Settlement{Reason: d.Reason, Message: d.Message}
 	switch d.Outcome {
-	case OutcomeAdopted:
+	case report.OutcomeAdopted:
 		o.State, o.ExternalName = journal.StateAdopted, d.Adopt.ID
-	case OutcomeCleared:
+	case report.OutcomeCleared:
 		o.State = journal.StateCleared
 		if cur.State == journal.StateSucceeded {
 			// The create succeeded but its resource is gone: nothing

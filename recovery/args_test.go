@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -148,7 +150,7 @@ func TestVerifyArgs(t *testing.T) {
 	if err != nil || got[0].Args != ArgsUnchecked {
 		t.Errorf("unknown arguments: %v, args %q; want no error and the resource unchecked", err, got[0].Args)
 	}
-	if d := Decide(c, got[:1], nil, Rules{}); d.Outcome != OutcomeUnresolved || d.Reason != ReasonWeakProof {
+	if d := Decide(c, got[:1], nil, Rules{}); d.Outcome != report.OutcomeUnresolved || d.Reason != ReasonWeakProof {
 		t.Errorf("an unchecked weak proof: %s/%s, want unresolved/%s", d.Outcome, d.Reason, ReasonWeakProof)
 	}
 
@@ -168,7 +170,7 @@ func TestDecideArgsUnknownSays(t *testing.T) {
 	c.Object.Object["spec"].(map[string]any)["providerConfigRef"] = map[string]any{"name": "default"}
 	c.Intent.Args = journal.Arguments{Digest: "sha256:00", Generation: 1}
 	d := Decide(c, []ExternalResource{{ID: "net-1", Tags: ourTags, CreatedAt: t1}}, nil, Rules{})
-	if d.Outcome != OutcomeUnresolved || !strings.Contains(d.Message, "spec changed since its create began") {
+	if d.Outcome != report.OutcomeUnresolved || !strings.Contains(d.Message, "spec changed since its create began") {
 		t.Errorf("%s/%s: %s", d.Outcome, d.Reason, d.Message)
 	}
 }

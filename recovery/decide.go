@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Mode is the per-kind recovery policy.
@@ -82,7 +84,7 @@ var Reasons = []string{
 // Decision is what to do with one candidate. Decide makes it; the resolver
 // carries it out.
 type Decision struct {
-	Outcome Outcome
+	Outcome report.Outcome
 	Reason  string
 	Message string
 	// Action is the concrete step that resolves an entry needing attention,
@@ -101,7 +103,7 @@ type Decision struct {
 	// never touched.
 	LookAlikes []ExternalResource
 	// Found is every resource the lookup returned, with ownership marked.
-	Found []Found
+	Found []report.Found
 }
 
 // Rules are what Decide applies to one candidate's kind.
@@ -168,7 +170,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	ref := c.Intent.Resource
 	if lookupErr != nil {
 		return Decision{
-			Outcome: OutcomeUnresolved,
+			Outcome: report.OutcomeUnresolved,
 			Reason:  ReasonLookupFailed,
 			Message: fmt.Sprintf("cannot look up the cloud resources of %s: %v", ref, lookupErr),
 			Action:  "check the provider's connectivity and permissions, then rerun: intentjournal recover",
@@ -210,12 +212,12 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 	best := func() Proof { return owned[0].v.Proof }
 	switch {
 	case c.Deleted() && len(owned) > 0:
-		d.Outcome, d.Reason = OutcomeOrphan, ReasonMRDeleted
+		d.Outcome, d.Reason = report.OutcomeOrphan, ReasonMRDeleted
 		d.Orphans = resources(owned)
 		d.Message = fmt.Sprintf("%s was deleted while its create was in flight; %d cloud resource(s) it created remain", ref, len(owned))
 		d.Action = fmt.Sprintf("delete the cloud resource(s) %s, or recreate the managed resource with crossplane.io/external-name set to adopt one", ids(d.Orphans))
 	case len(owned) == 0 && len(blocking) == 0 && conflicted && !c.Deleted():
-		d.Outcome, d.Reason = OutcomeConflict, ReasonUnseenConflict
+		d.Outcome, d.Reason = report.OutcomeConflict, ReasonUnseenConflict
 		d.Message = fmt.Sprintf("the cloud refused the create of %s as already existing, but the lookup finds nothing holding its key", ref)
 		d.Action = fmt.Sprintf("find the cloud resource that holds the key of %s (the kind's finder cannot see it: it carries none of this managed resource's tags); adopt it by setting crossplane.io/external-name on %s/%s, or delete or rename it; then remove crossplane.io/paused",
 			ref, strings.ToLower(ref.Kind), ref.Name)
@@ -226,17 +228,17 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Reason = ReasonAbsenceUnproven
 		d.Message = fmt.Sprintf("the lookup found no cloud resource of %s, which proves nothing: %s", ref, rules.AbsenceUnproven)
 		if c.Deleted() {
-			d.Outcome = OutcomeUnresolved
+			d.Outcome = report.OutcomeUnresolved
 			d.Action = fmt.Sprintf("look in the cloud for a %s its create may have made after %s (untagged, or without its crossplane tags) and delete it if it is there; the intent stays until a lookup can decide",
 				ref.Kind, c.NotBefore().UTC().Format(time.RFC3339))
 			break
 		}
-		d.Outcome = OutcomeConflict
+		d.Outcome = report.OutcomeConflict
 		d.Action = fmt.Sprintf("look in the cloud for a %s created after %s without its crossplane tags: if it is there, set the annotation crossplane.io/external-name=<its ID> on %s/%s to adopt it; then, or if nothing is there, remove crossplane.io/paused (with no external name set, the create runs again)",
 			ref.Kind, c.NotBefore().UTC().Format(time.RFC3339), strings.ToLower(ref.Kind), ref.Name)
 	case len(owned) == 0 && (len(blocking) == 0 || c.Deleted()) && rules.Now.Before(rules.AbsenceProvenAt):
 		// An index that lags the cloud found nothing: not yet a proof.
-		d.Outcome, d.Reason = OutcomeUnresolved, ReasonAbsenceNotYetProven
+		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonAbsenceNotYetProven
 		d.Message = fmt.Sprintf("the lookup found no cloud resource of %s, but it reads an index that may not show a resource made as late as %s until %s",
 			ref, c.DeadBy.UTC().Format(time.RFC3339), rules.AbsenceProvenAt.UTC().Format(time.RFC3339))
 		d.Action = fmt.Sprintf("none: the create stays held, and recovery looks again after %s", rules.AbsenceProvenAt.UTC().Format(time.RFC3339))
@@ -246,7 +248,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		// is not proven absent, so the intent is not cleared silently:
 		// the entry names it for an operator, and nothing touches it.
 		differ := differing(all, blocking)
-		d.Outcome, d.Reason = OutcomeOrphan, ReasonArgsDiffer
+		d.Outcome, d.Reason = report.OutcomeOrphan, ReasonArgsDiffer
 		d.Message = fmt.Sprintf("%s was deleted while its create was in flight; %s, which a weak proof would take for its create's, remains, but %s: it may be someone else's, or the create's own changed since. It was left untouched",
 			ref, ids(differ), argsDiffer(differ))
 		d.Action = fmt.Sprintf("inspect %s: if %s's create made it, delete it; otherwise leave it to whoever made it", ids(differ), ref)
@@ -255,12 +257,12 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			return slices.ContainsFunc(differ, func(x ExternalResource) bool { return x.ID == r.ID })
 		})
 	case len(owned) == 0 && len(blocking) == 0, c.Deleted():
-		d.Outcome, d.Reason = OutcomeCleared, ReasonNothingCreated
+		d.Outcome, d.Reason = report.OutcomeCleared, ReasonNothingCreated
 		// A constant: a pass over 100,000 intents keeps every entry, and
 		// the entry names the resource already.
 		d.Message = "no cloud resource of this managed resource exists; its create may run again"
 	case len(owned) == 0:
-		d.Outcome, d.Reason = OutcomeConflict, ReasonNotOurs
+		d.Outcome, d.Reason = report.OutcomeConflict, ReasonNotOurs
 		d.Message = fmt.Sprintf("%d cloud resource(s) with the natural key of %s exist but are not proven ours (%s)", len(blocking), ref, notOurs(all, blocking))
 		d.Action = fmt.Sprintf("inspect %s; to adopt, set the annotation crossplane.io/external-name=%s on %s/%s and remove crossplane.io/paused; otherwise delete or rename the cloud resource and remove crossplane.io/paused",
 			ids(blocking), blocking[0].ID, strings.ToLower(ref.Kind), ref.Name)
@@ -287,12 +289,12 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 			d.LookAlikes = nil // named already
 		}
 	case best().OnlyOnTagsPolicy() && rules.Mode != ModeAdoptOnTags:
-		d.Outcome, d.Reason = OutcomeUnresolved, ReasonWeakProof
+		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonWeakProof
 		d.Message = fmt.Sprintf("%s's cloud resource %s carries its crossplane tags, but the cloud reports no creation time and the create sent no UID tag: another cluster with the same manifests could have made it", ref, owned[0].r.ID)
 		d.Action = fmt.Sprintf("if %s is this cluster's, set the annotation crossplane.io/external-name=%s on %s/%s; to adopt on crossplane tags alone for this kind, rerun intentjournal recover with --policy-kind %s=%s",
 			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name, c.GVK.GroupKind(), ModeAdoptOnTags)
 	case best().Weak() && owned[0].r.Args != ArgsSame:
-		d.Outcome, d.Reason = OutcomeUnresolved, ReasonWeakProof
+		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonWeakProof
 		d.Message = fmt.Sprintf("%s's cloud resource %s is proven its own only weakly (%s), and the lookup did not compare it with what the create sent: someone else's resource with the same proof cannot be told apart", ref, owned[0].r.ID, best())
 		if why := c.argsUnknown(); why != "" {
 			d.Message = fmt.Sprintf("%s's cloud resource %s is proven its own only weakly (%s), and %s", ref, owned[0].r.ID, best(), why)
@@ -300,11 +302,11 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Action = fmt.Sprintf("if %s is this managed resource's, set the annotation crossplane.io/external-name=%s on %s/%s; otherwise delete or rename it where it was made",
 			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
 	case rules.Mode == ModeReportOnly:
-		d.Outcome, d.Reason = OutcomeUnresolved, ReasonReportOnly
+		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonReportOnly
 		d.Message = fmt.Sprintf("%s's cloud resource %s exists and is ours, but this kind's policy is report-only", ref, owned[0].r.ID)
 		d.Action = fmt.Sprintf("set the annotation crossplane.io/external-name=%s on %s/%s, or rerun intentjournal recover with the adopt policy", owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
 	default:
-		d.Outcome, d.Reason = OutcomeAdopted, ReasonAdopted
+		d.Outcome, d.Reason = report.OutcomeAdopted, ReasonAdopted
 		adopt := owned[0].r
 		d.Adopt = &adopt
 		d.Orphans = resources(owned[1:])
@@ -325,13 +327,13 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Action += fmt.Sprintf("find who made %s (another cluster pointed at this account, a cluster rebuilt from the same manifests, or a person) and delete it there or rename its managed resource: intentjournal never adopts, imports or deletes it", ids(d.LookAlikes))
 	}
 	for _, j := range all {
-		f := Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
+		f := report.Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
 			Proof: string(j.v.Proof), Weak: j.v.Proof.Weak(), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs,
 			Arguments: string(j.r.Args), ArgumentsDiffer: slices.Clone(j.r.ArgsDiffer), ArgumentsNotCompared: slices.Clone(j.r.ArgsNotCompared)}
 		f.Adopted = d.Adopt != nil && d.Adopt.ID == j.r.ID
 		d.Found = append(d.Found, f)
 	}
-	slices.SortFunc(d.Found, func(a, b Found) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(d.Found, func(a, b report.Found) int { return cmp.Compare(a.ID, b.ID) })
 	return d
 }
 
@@ -375,13 +377,13 @@ func preferred(a, b judged, began time.Time, skew time.Duration) int {
 
 // foundByID returns the report's record of the found resource id, with the
 // proof Decide judged it by.
-func (d *Decision) foundByID(id string) Found {
+func (d *Decision) foundByID(id string) report.Found {
 	for _, f := range d.Found {
 		if f.ID == id {
 			return f
 		}
 	}
-	return Found{ID: id}
+	return report.Found{ID: id}
 }
 
 // argsDiffer says which arguments of rs differ from the create's.

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -58,25 +60,25 @@ func TestDecide(t *testing.T) {
 		found       []ExternalResource
 		err         error
 		mode        Mode
-		wantOutcome Outcome
+		wantOutcome report.Outcome
 		wantReason  string
 		wantAdopt   string
 		wantOrphans []string
 	}{
-		"LookupFailed":    {"a failed lookup decides nothing", false, nil, errors.New("503"), ModeAdopt, OutcomeUnresolved, ReasonLookupFailed, "", nil},
-		"Nothing":         {"nothing found: the create may run again", false, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
-		"OneOurs":         {"one proven ours is adopted", false, []ExternalResource{ours("net-1", t1)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", nil},
-		"OneTheirs":       {"a different providerconfig tag is not ours", false, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
-		"UntaggedSameKey": {"a same-name resource without tags is not ours", false, []ExternalResource{{ID: "rs-x"}}, nil, ModeAdopt, OutcomeConflict, ReasonNotOurs, "", nil},
-		"SeveralOldest":   {"the first copy made after the intent began is adopted, later copies are orphans", false, []ExternalResource{ours("net-3", t3), ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-1", []string{"net-2", "net-3"}},
-		"OursAndTheirs":   {"a foreign match beside ours does not block adoption", false, []ExternalResource{theirs, ours("net-2", t2)}, nil, ModeAdopt, OutcomeAdopted, ReasonAdopted, "net-2", nil},
-		"DeletedOurs":     {"ours left by a deleted MR are orphans", true, []ExternalResource{ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, OutcomeOrphan, ReasonMRDeleted, "", []string{"net-1", "net-2"}},
-		"DeletedNothing":  {"a deleted MR that created nothing is cleared", true, nil, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
-		"DeletedTheirs":   {"a deleted MR and a foreign resource: nothing of ours to report", true, []ExternalResource{theirs}, nil, ModeAdopt, OutcomeCleared, ReasonNothingCreated, "", nil},
+		"LookupFailed":    {"a failed lookup decides nothing", false, nil, errors.New("503"), ModeAdopt, report.OutcomeUnresolved, ReasonLookupFailed, "", nil},
+		"Nothing":         {"nothing found: the create may run again", false, nil, nil, ModeAdopt, report.OutcomeCleared, ReasonNothingCreated, "", nil},
+		"OneOurs":         {"one proven ours is adopted", false, []ExternalResource{ours("net-1", t1)}, nil, ModeAdopt, report.OutcomeAdopted, ReasonAdopted, "net-1", nil},
+		"OneTheirs":       {"a different providerconfig tag is not ours", false, []ExternalResource{theirs}, nil, ModeAdopt, report.OutcomeConflict, ReasonNotOurs, "", nil},
+		"UntaggedSameKey": {"a same-name resource without tags is not ours", false, []ExternalResource{{ID: "rs-x"}}, nil, ModeAdopt, report.OutcomeConflict, ReasonNotOurs, "", nil},
+		"SeveralOldest":   {"the first copy made after the intent began is adopted, later copies are orphans", false, []ExternalResource{ours("net-3", t3), ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, report.OutcomeAdopted, ReasonAdopted, "net-1", []string{"net-2", "net-3"}},
+		"OursAndTheirs":   {"a foreign match beside ours does not block adoption", false, []ExternalResource{theirs, ours("net-2", t2)}, nil, ModeAdopt, report.OutcomeAdopted, ReasonAdopted, "net-2", nil},
+		"DeletedOurs":     {"ours left by a deleted MR are orphans", true, []ExternalResource{ours("net-1", t1), ours("net-2", t2)}, nil, ModeAdopt, report.OutcomeOrphan, ReasonMRDeleted, "", []string{"net-1", "net-2"}},
+		"DeletedNothing":  {"a deleted MR that created nothing is cleared", true, nil, nil, ModeAdopt, report.OutcomeCleared, ReasonNothingCreated, "", nil},
+		"DeletedTheirs":   {"a deleted MR and a foreign resource: nothing of ours to report", true, []ExternalResource{theirs}, nil, ModeAdopt, report.OutcomeCleared, ReasonNothingCreated, "", nil},
 		"DeletedDiffers": {"a deleted MR's weakly proven resource that differs is reported, never cleared", true,
-			[]ExternalResource{{ID: "net-9", Tags: ourTags, CreatedAt: t1, Args: ArgsDifferent, ArgsDiffer: []string{"tags"}}}, nil, ModeAdopt, OutcomeOrphan, ReasonArgsDiffer, "", []string{"net-9"}},
-		"ReportOnly":      {"report-only never adopts and keeps the create blocked", false, []ExternalResource{ours("net-1", t1)}, nil, ModeReportOnly, OutcomeUnresolved, ReasonReportOnly, "", nil},
-		"ReportOnlyClear": {"report-only still clears when nothing exists", false, nil, nil, ModeReportOnly, OutcomeCleared, ReasonNothingCreated, "", nil},
+			[]ExternalResource{{ID: "net-9", Tags: ourTags, CreatedAt: t1, Args: ArgsDifferent, ArgsDiffer: []string{"tags"}}}, nil, ModeAdopt, report.OutcomeOrphan, ReasonArgsDiffer, "", []string{"net-9"}},
+		"ReportOnly":      {"report-only never adopts and keeps the create blocked", false, []ExternalResource{ours("net-1", t1)}, nil, ModeReportOnly, report.OutcomeUnresolved, ReasonReportOnly, "", nil},
+		"ReportOnlyClear": {"report-only still clears when nothing exists", false, nil, nil, ModeReportOnly, report.OutcomeCleared, ReasonNothingCreated, "", nil},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -211,17 +213,17 @@ func TestDecideAbsenceUnproven(t *testing.T) {
 		deleted     bool
 		found       []ExternalResource
 		absence     string
-		wantOutcome Outcome
+		wantOutcome report.Outcome
 		wantReason  string
 	}{
-		{name: "nothing found, absence proven: cleared", wantOutcome: OutcomeCleared, wantReason: ReasonNothingCreated},
-		{name: "nothing found: paused and reported", absence: why, wantOutcome: OutcomeConflict, wantReason: ReasonAbsenceUnproven},
+		{name: "nothing found, absence proven: cleared", wantOutcome: report.OutcomeCleared, wantReason: ReasonNothingCreated},
+		{name: "nothing found: paused and reported", absence: why, wantOutcome: report.OutcomeConflict, wantReason: ReasonAbsenceUnproven},
 		{name: "a look-alike found by tags alone: paused and reported", found: []ExternalResource{lookalike}, absence: why,
-			wantOutcome: OutcomeConflict, wantReason: ReasonAbsenceUnproven},
-		{name: "MR deleted, nothing found: reported, kept", deleted: true, absence: why, wantOutcome: OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
+			wantOutcome: report.OutcomeConflict, wantReason: ReasonAbsenceUnproven},
+		{name: "MR deleted, nothing found: reported, kept", deleted: true, absence: why, wantOutcome: report.OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
 		{name: "MR deleted, only another's found: reported, kept", deleted: true, found: []ExternalResource{lookalike}, absence: why,
-			wantOutcome: OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
-		{name: "ours found: adopted as before", found: []ExternalResource{ours}, absence: why, wantOutcome: OutcomeAdopted, wantReason: ReasonAdopted},
+			wantOutcome: report.OutcomeUnresolved, wantReason: ReasonAbsenceUnproven},
+		{name: "ours found: adopted as before", found: []ExternalResource{ours}, absence: why, wantOutcome: report.OutcomeAdopted, wantReason: ReasonAdopted},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

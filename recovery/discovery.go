@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -22,7 +24,7 @@ import (
 // UID seen all the same: the annotation scan must not take the resource up
 // again as an incomplete create of unknown owner, since the journal knows
 // its owner.
-func (r *Resolver) discoverJournal(ctx context.Context, rep *Report, seen, quarantined map[types.UID]struct{}, emit func(*Candidate) bool) error {
+func (r *Resolver) discoverJournal(ctx context.Context, rep *report.Report, seen, quarantined map[types.UID]struct{}, emit func(*Candidate) bool) error {
 	if r.o.Journal == nil {
 		return nil
 	}
@@ -47,7 +49,7 @@ func (r *Resolver) discoverJournal(ctx context.Context, rep *Report, seen, quara
 			seen[types.UID(in.Resource.UID)] = struct{}{}
 			continue
 		}
-		c := &Candidate{Intent: in, Sources: []string{SourceJournal}, inJournal: true}
+		c := &Candidate{Intent: in, Sources: []string{report.SourceJournal}, inJournal: true}
 		c.GVK = schema.FromAPIVersionAndKind(in.Resource.APIVersion, in.Resource.Kind)
 		if !emit(c) {
 			return ctx.Err()
@@ -90,7 +92,7 @@ func (r *Resolver) discoverAnnotations(ctx context.Context, seen, quarantined ma
 				}
 				if _, q := quarantined[obj.GetUID()]; q {
 					c.quarantined = true
-					c.Sources = append([]string{SourceJournal}, c.Sources...)
+					c.Sources = append([]string{report.SourceJournal}, c.Sources...)
 				}
 				if !emit(c) {
 					return ctx.Err()
@@ -112,13 +114,13 @@ func (r *Resolver) annotationCandidate(obj *unstructured.Unstructured, gvk schem
 	case has && err != nil:
 		// Unreadable: resolve from the resource's identity alone.
 		r.log.Warn("intent annotation unreadable; resolving by the resource's identity", zap.String("resource", obj.GetName()), zap.Error(err))
-		c.Sources = append(c.Sources, SourceAnnotation)
+		c.Sources = append(c.Sources, report.SourceAnnotation)
 	case has && in.Unsettled():
 		c.Intent = in
-		c.Sources = append(c.Sources, SourceAnnotation)
+		c.Sources = append(c.Sources, report.SourceAnnotation)
 	}
 	if createIncomplete(obj.GetAnnotations()) {
-		c.Sources = append(c.Sources, SourceIncompleteCreate)
+		c.Sources = append(c.Sources, report.SourceIncompleteCreate)
 	}
 	if len(c.Sources) == 0 {
 		return nil, false
@@ -138,7 +140,7 @@ func refOf(obj *unstructured.Unstructured) journal.ResourceRef {
 // explains and whose pending mark is younger than Options.IncompleteAge:
 // the reconcile that wrote the mark may still be running.
 func (r *Resolver) tooRecent(c *Candidate) bool {
-	if r.o.IncompleteAge <= 0 || c.Intent.Owner != (journal.Owner{}) || !slices.Contains(c.Sources, SourceIncompleteCreate) {
+	if r.o.IncompleteAge <= 0 || c.Intent.Owner != (journal.Owner{}) || !slices.Contains(c.Sources, report.SourceIncompleteCreate) {
 		return false
 	}
 	pending, err := time.Parse(time.RFC3339, c.Object.GetAnnotations()[AnnotationExternalCreatePending])

@@ -27,6 +27,6 @@
 //
 // The package works on unstructured objects and Crossplane's annotation
 // keys, which are the same in crossplane-runtime v1 and v2, so it imports
-// neither. Every pass writes a Report (report.go), a versioned JSON document
-// that never holds secret values.
+// neither. Every pass writes a report.Report (package recovery/report), a
+// versioned JSON document that never holds secret values.
 package recovery

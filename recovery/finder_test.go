@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -136,27 +138,27 @@ func TestTagFinderAbsenceProvenAt(t *testing.T) {
 		f      Finder
 		deadBy time.Time
 		now    time.Time
-		want   Outcome
+		want   report.Outcome
 	}{
 		"PastBeginPlusLag": {
 			reason: "six minutes after Begin, two after the provider died: the index may not show a resource made at 09:03:59; wait",
-			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: begin.Add(6 * time.Minute), want: OutcomeUnresolved,
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: begin.Add(6 * time.Minute), want: report.OutcomeUnresolved,
 		},
 		"PastDeathPlusLag": {
 			reason: "the lag has passed since the latest moment the create could have made anything: nothing was made",
-			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: died.Add(lag), want: OutcomeCleared,
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: died, now: died.Add(lag), want: report.OutcomeCleared,
 		},
 		"OldManagedResource": {
 			reason: "an annotation-only candidate of a days-old MR: its age proves nothing; the first sighting counts",
-			f:      NewTagFinder(list, IndexLag(lag)), deadBy: begin.Add(72 * time.Hour), now: begin.Add(72*time.Hour + time.Minute), want: OutcomeUnresolved,
+			f:      NewTagFinder(list, IndexLag(lag)), deadBy: begin.Add(72 * time.Hour), now: begin.Add(72*time.Hour + time.Minute), want: report.OutcomeUnresolved,
 		},
 		"VerifyArgsForwards": {
 			reason: "VerifyArgs keeps the tag finder's wait",
-			f:      VerifyArgs(NewTagFinder(list, IndexLag(lag)), MatcherFn(nil)), deadBy: died, now: died.Add(time.Minute), want: OutcomeUnresolved,
+			f:      VerifyArgs(NewTagFinder(list, IndexLag(lag)), MatcherFn(nil)), deadBy: died, now: died.Add(time.Minute), want: report.OutcomeUnresolved,
 		},
 		"ReadAfterWrite": {
 			reason: "a read-after-write source proves absence at once",
-			f:      NewTagFinder(list), deadBy: died, now: died, want: OutcomeCleared,
+			f:      NewTagFinder(list), deadBy: died, now: died, want: report.OutcomeCleared,
 		},
 	}
 	for name, tc := range cases {
@@ -168,7 +170,7 @@ func TestTagFinderAbsenceProvenAt(t *testing.T) {
 			if d.Outcome != tc.want {
 				t.Errorf("%s\nDecide: %s/%s %q, want %s", tc.reason, d.Outcome, d.Reason, d.Message, tc.want)
 			}
-			if d.Outcome == OutcomeUnresolved && (d.Reason != ReasonAbsenceNotYetProven || !strings.Contains(d.Action, "looks again")) {
+			if d.Outcome == report.OutcomeUnresolved && (d.Reason != ReasonAbsenceNotYetProven || !strings.Contains(d.Action, "looks again")) {
 				t.Errorf("%s\nan unresolved wait: %s %q, want %s and a wait, not an operator's task", tc.reason, d.Reason, d.Action, ReasonAbsenceNotYetProven)
 			}
 		})

@@ -3,6 +3,8 @@ package recovery
 import (
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -112,7 +114,7 @@ type Options struct {
 	// zap.Logger z); the zero Logger logs nothing.
 	Logger logr.Logger
 	// Source describes the pass in the report (cluster, owner, notes).
-	Source Source
+	Source report.Source
 	// Scope, when set, limits the pass to the intents it returns true for
 	// (the intents this replica owns, or whose owner is dead).
 	Scope func(journal.Intent) bool

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 )
 
@@ -16,16 +18,16 @@ type progress struct {
 	discovered atomic.Int64
 	resolved   atomic.Int64
 	mu         sync.Mutex
-	counts     map[Outcome]int
+	counts     map[report.Outcome]int
 }
 
 func newProgress(log *zap.Logger, every int) *progress {
-	return &progress{logger: log, every: int64(every), start: time.Now(), counts: map[Outcome]int{}}
+	return &progress{logger: log, every: int64(every), start: time.Now(), counts: map[report.Outcome]int{}}
 }
 
 func (p *progress) found() { p.discovered.Add(1) }
 
-func (p *progress) done(o Outcome) {
+func (p *progress) done(o report.Outcome) {
 	p.mu.Lock()
 	p.counts[o]++
 	p.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -44,7 +46,7 @@ func TestDecideOwnership(t *testing.T) {
 		mode       Mode
 		mod        func(*Candidate)
 		found      []ExternalResource
-		outcome    Outcome
+		outcome    report.Outcome
 		why        string
 		adopt      string
 		orphans    []string
@@ -62,14 +64,14 @@ func TestDecideOwnership(t *testing.T) {
 			reason:  "a name-keyed MR whose only match is a look-alike is paused: never adopted",
 			uidTag:  true,
 			found:   []ExternalResource{res("rs-theirs", ourTags, t0, false)},
-			outcome: OutcomeConflict, why: ReasonLookAlike,
+			outcome: report.OutcomeConflict, why: ReasonLookAlike,
 			proofs: map[string]string{"rs-theirs": ""},
 		},
 		"LookAlikeOnlyByTags": {
 			reason:  "an ID-keyed MR whose only match is a look-alike found by tags: nothing of ours exists, the create may run",
 			uidTag:  true,
 			found:   []ExternalResource{res("net-theirs", ourTags, t0, true)},
-			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
+			outcome: report.OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": ""},
 		},
 		"LookAlikeByTagsAfterConflict": {
@@ -77,14 +79,14 @@ func TestDecideOwnership(t *testing.T) {
 			uidTag:  true,
 			mod:     conflicted,
 			found:   []ExternalResource{res("rs-theirs", ourTags, t0, true)},
-			outcome: OutcomeConflict, why: ReasonLookAlike,
+			outcome: report.OutcomeConflict, why: ReasonLookAlike,
 			proofs: map[string]string{"rs-theirs": ""},
 		},
 		"NothingFoundAfterConflict": {
 			reason:  "a create that met 409 and a lookup that finds nothing: what holds the key is unseen, so pause and report",
 			uidTag:  true,
 			mod:     conflicted,
-			outcome: OutcomeConflict, why: ReasonUnseenConflict,
+			outcome: report.OutcomeConflict, why: ReasonUnseenConflict,
 			proofs: map[string]string{},
 		},
 		"OursByTagsAfterConflict": {
@@ -92,7 +94,7 @@ func TestDecideOwnership(t *testing.T) {
 			uidTag:  true,
 			mod:     conflicted,
 			found:   []ExternalResource{res("rs-ours", withUID(ourTags, uid), t2, true)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "rs-ours",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "rs-ours",
 			proofs: map[string]string{"rs-ours": string(ProofUID)},
 		},
 		"LookAlikePlusOurs": {
@@ -102,7 +104,7 @@ func TestDecideOwnership(t *testing.T) {
 				res("net-theirs", ourTags, t0, true),
 				res("net-ours", withUID(ourTags, uid), t2, true),
 			},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": "", "net-ours": string(ProofUID)},
 		},
 		"LookAlikeNewerThanOurs": {
@@ -112,14 +114,14 @@ func TestDecideOwnership(t *testing.T) {
 				res("net-ours", withUID(ourTags, uid), t2, true),
 				res("net-theirs", ourTags, t3, true),
 			},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-ours", lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": "", "net-ours": string(ProofUID)},
 		},
 		"VacantKeyAdopts": {
 			reason:  "a tagless resource at exactly the key a read found free before the intent, with no other managed resource holding or intending it, is ours",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true, Args: ArgsSame}},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: vacantKey,
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: vacantKey,
 			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
 		},
 		// Issue #32, item 3: an observe-by-name kind's key is the
@@ -129,14 +131,14 @@ func TestDecideOwnership(t *testing.T) {
 			reason:  "a resource found at the Terraform ID a read found free is adopted by its external name",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: "www", Key: vacantKey, KeyChecked: true, Args: ArgsSame}},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "www",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "www",
 			proofs: map[string]string{"www": string(ProofKeyVacant)},
 		},
 		"VacantKeyElsewhere": {
 			reason:  "a resource whose external name is the vacant key but that was found at another Terraform ID is not proven by it",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, Key: "zones/other/records/www/A", KeyChecked: true, Args: ArgsSame}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		// Issue #29: a weak proof adopts only what matches the create.
@@ -144,74 +146,74 @@ func TestDecideOwnership(t *testing.T) {
 			reason:  "a record someone made at the key between the probe and the create differs from what the create sent: a conflict, never adopted (the provider would rewrite it)",
 			mod:     vacant,
 			found:   []ExternalResource{differ(ExternalResource{ID: vacantKey, KeyChecked: true}, "rrdatas", "ttl")},
-			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			outcome: report.OutcomeConflict, why: ReasonArgsDiffer,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		"VacantKeyArgsUnchecked": {
 			reason:  "a weak proof whose finder did not compare the arguments does not adopt: reported, the create kept blocked",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
-			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			outcome: report.OutcomeUnresolved, why: ReasonWeakProof,
 			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
 		},
 		"TagsWithinSkewArgsDiffer": {
 			reason:  "a look-alike another cluster made within the clock-skew allowance, with other arguments, is not ours; found by tags it still blocks, so an operator decides",
 			found:   []ExternalResource{differ(res("net-theirs", ourTags, began.Add(-skew/2), true), "cidr_block")},
-			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			outcome: report.OutcomeConflict, why: ReasonArgsDiffer,
 			proofs: map[string]string{"net-theirs": ""},
 		},
 		"TagsWithinSkewOursBesideDiffering": {
 			reason:  "of two resources with our tags made within the allowance, the one matching the create is adopted and the differing one is a look-alike, untouched",
 			found:   []ExternalResource{differ(res("net-theirs", ourTags, began.Add(-skew/2), true), "cidr_block"), res("net-1", ourTags, t2, true)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1", lookAlikes: []string{"net-theirs"},
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-1", lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": "", "net-1": string(ProofTags)},
 		},
 		"TagsUnchecked": {
 			reason:  "crossplane tags with a creation time, not compared with the create: reported, not adopted",
 			found:   []ExternalResource{unchecked(res("net-1", ourTags, t2, true))},
-			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			outcome: report.OutcomeUnresolved, why: ReasonWeakProof,
 			proofs: map[string]string{"net-1": string(ProofTags)},
 		},
 		"UntimedAdoptOnTagsArgsDiffer": {
 			reason:  "adopt-on-tags adopts on untimed tags only what matches the create",
 			mode:    ModeAdoptOnTags,
 			found:   []ExternalResource{differ(res("net-1", ourTags, time.Time{}, true), "cidr_block")},
-			outcome: OutcomeConflict, why: ReasonArgsDiffer,
+			outcome: report.OutcomeConflict, why: ReasonArgsDiffer,
 			proofs: map[string]string{"net-1": ""},
 		},
 		"StrongProofArgsDiffer": {
 			reason:  "a strong proof adopts although the arguments differ: it is our own resource, drifted, and the provider brings it back to spec",
 			uidTag:  true,
 			found:   []ExternalResource{differ(res("net-1", withUID(ourTags, uid), t2, true), "cidr_block")},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
 			proofs: map[string]string{"net-1": string(ProofUID)},
 		},
 		"VacantKeyTwin": {
 			reason:  "another managed resource holds or intends the same key: either create may have made it, so neither adopts",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true, KeyHolders: []string{"team-b/www"}}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		"VacantKeyUnchecked": {
 			reason:  "a finder that did not check the key's holders proves nothing by the vacant key",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		"VacantKeyUncheckedTagged": {
 			reason:  "an unchecked vacant key proves nothing, but does not hide the crossplane tags the resource carries: their weak proof still speaks",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, Tags: ourTags, Args: ArgsSame}},
-			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			outcome: report.OutcomeUnresolved, why: ReasonWeakProof,
 			proofs: map[string]string{vacantKey: string(ProofTagsUntimed)},
 		},
 		"VacantKeyOtherID": {
 			reason:  "a resource at another key than the one read free is not proven by it",
 			mod:     vacant,
 			found:   []ExternalResource{{ID: "zones/z/records/other/A", KeyChecked: true}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{"zones/z/records/other/A": ""},
 		},
 		"VacantKeyAfterConflict": {
@@ -221,7 +223,7 @@ func TestDecideOwnership(t *testing.T) {
 				conflicted(c)
 			},
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		"VacantKeyUIDTagSent": {
@@ -229,7 +231,7 @@ func TestDecideOwnership(t *testing.T) {
 			uidTag:  true,
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
-			outcome: OutcomeConflict, why: ReasonNotOurs,
+			outcome: report.OutcomeConflict, why: ReasonNotOurs,
 			proofs: map[string]string{vacantKey: ""},
 		},
 		"VacantKeyDeleted": {
@@ -237,13 +239,13 @@ func TestDecideOwnership(t *testing.T) {
 			deleted: true,
 			mod:     vacant,
 			found:   []ExternalResource{{ID: vacantKey, KeyChecked: true}},
-			outcome: OutcomeOrphan, why: ReasonMRDeleted, orphans: []string{vacantKey},
+			outcome: report.OutcomeOrphan, why: ReasonMRDeleted, orphans: []string{vacantKey},
 			proofs: map[string]string{vacantKey: string(ProofKeyVacant)},
 		},
 		"UIDMismatch": {
 			reason:  "a resource naming another UID is never ours, even for an intent from before the UID tag",
 			found:   []ExternalResource{res("net-x", withUID(ourTags, other), t2, true)},
-			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-x"},
+			outcome: report.OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-x"},
 			proofs: map[string]string{"net-x": ""},
 		},
 		"UIDMismatchBeatsRecordedID": {
@@ -252,51 +254,51 @@ func TestDecideOwnership(t *testing.T) {
 				c.Intent.State, c.Intent.Outcome.ExternalName = journal.StateSucceeded, "net-x"
 			},
 			found:   []ExternalResource{res("net-x", withUID(ourTags, other), t2, false)},
-			outcome: OutcomeConflict, why: ReasonLookAlike,
+			outcome: report.OutcomeConflict, why: ReasonLookAlike,
 			proofs: map[string]string{"net-x": ""},
 		},
 		"PreUpgradeTagsAfterBegin": {
 			reason:  "an intent begun before the UID tag existed still adopts on crossplane tags made after it began",
 			found:   []ExternalResource{res("net-1", ourTags, t2, true)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
 			proofs: map[string]string{"net-1": string(ProofTags)},
 		},
 		"PreUpgradeTagsBeforeBegin": {
 			reason:  "crossplane tags on a resource older than the intent prove nothing: a look-alike",
 			found:   []ExternalResource{res("rs-old", ourTags, t0, false)},
-			outcome: OutcomeConflict, why: ReasonLookAlike,
+			outcome: report.OutcomeConflict, why: ReasonLookAlike,
 			proofs: map[string]string{"rs-old": ""},
 		},
 		"SkewBoundaryInside": {
 			reason:  "created exactly the clock-skew allowance before the intent began: still ours",
 			found:   []ExternalResource{res("net-1", ourTags, began.Add(-skew), true)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
 			proofs: map[string]string{"net-1": string(ProofTags)},
 		},
 		"SkewBoundaryOutside": {
 			reason:  "created one nanosecond earlier than the allowance: a look-alike",
 			found:   []ExternalResource{res("net-1", ourTags, began.Add(-skew-time.Nanosecond), true)},
-			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
+			outcome: report.OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
 			proofs: map[string]string{"net-1": ""},
 		},
 		"NoCreationTime": {
 			reason:  "tags alone with no creation time are weak: reported, the create kept blocked",
 			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
-			outcome: OutcomeUnresolved, why: ReasonWeakProof,
+			outcome: report.OutcomeUnresolved, why: ReasonWeakProof,
 			proofs: map[string]string{"net-1": string(ProofTagsUntimed)},
 		},
 		"NoCreationTimeAdoptOnTags": {
 			reason:  "the explicit per-kind policy adopts on the weak proof",
 			mode:    ModeAdoptOnTags,
 			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-1",
 			proofs: map[string]string{"net-1": string(ProofTagsUntimed)},
 		},
 		"NoCreationTimeUIDTagged": {
 			reason:  "with the UID tag sent, an untimed resource without it is a look-alike, not weak proof",
 			uidTag:  true,
 			found:   []ExternalResource{res("net-1", ourTags, time.Time{}, true)},
-			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
+			outcome: report.OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-1"},
 			proofs: map[string]string{"net-1": ""},
 		},
 		"StrongestProofNotOldest": {
@@ -305,7 +307,7 @@ func TestDecideOwnership(t *testing.T) {
 				res("net-tags", ourTags, t1, true),
 				res("net-uid", withUID(ourTags, uid), t3, true),
 			},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-uid", orphans: []string{"net-tags"},
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-uid", orphans: []string{"net-tags"},
 			proofs: map[string]string{"net-tags": string(ProofTags), "net-uid": string(ProofUID)},
 		},
 		"AfterIntentBeforeOlder": {
@@ -315,7 +317,7 @@ func TestDecideOwnership(t *testing.T) {
 				res("net-early", withUID(ourTags, uid), t0.Add(-time.Hour), true),
 				res("net-after", withUID(ourTags, uid), t2, true),
 			},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "net-after", orphans: []string{"net-early"},
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "net-after", orphans: []string{"net-early"},
 			proofs: map[string]string{"net-early": string(ProofUID), "net-after": string(ProofUID)},
 		},
 		"NoIntentSpecTagged": {
@@ -326,7 +328,7 @@ func TestDecideOwnership(t *testing.T) {
 				c.Object.SetCreationTimestamp(metav1.NewTime(began))
 			},
 			found:   []ExternalResource{res("rs-theirs", ourTags, began.Add(-time.Second), false)},
-			outcome: OutcomeConflict, why: ReasonLookAlike,
+			outcome: report.OutcomeConflict, why: ReasonLookAlike,
 			proofs: map[string]string{"rs-theirs": ""},
 		},
 		"NoIntentSpecUntagged": {
@@ -336,14 +338,14 @@ func TestDecideOwnership(t *testing.T) {
 				c.Object.SetCreationTimestamp(metav1.NewTime(began))
 			},
 			found:   []ExternalResource{res("rs-1", ourTags, began.Add(time.Second), false)},
-			outcome: OutcomeAdopted, why: ReasonAdopted, adopt: "rs-1",
+			outcome: report.OutcomeAdopted, why: ReasonAdopted, adopt: "rs-1",
 			proofs: map[string]string{"rs-1": string(ProofTags)},
 		},
 		"DeletedLookAlike": {
 			reason: "a deleted MR's look-alike is no orphan of ours",
 			uidTag: true, deleted: true,
 			found:   []ExternalResource{res("net-theirs", ourTags, t2, true)},
-			outcome: OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
+			outcome: report.OutcomeCleared, why: ReasonNothingCreated, lookAlikes: []string{"net-theirs"},
 			proofs: map[string]string{"net-theirs": ""},
 		},
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -73,7 +75,7 @@ func TestReasonsAgree(t *testing.T) {
 			} `json:"properties"`
 		} `json:"$defs"`
 	}
-	if err := json.Unmarshal(ReportJSONSchema(), &schema); err != nil {
+	if err := json.Unmarshal(report.JSONSchema(), &schema); err != nil {
 		t.Fatal(err)
 	}
 	var inSchema []string

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
@@ -56,7 +58,7 @@ type Recoverer struct {
 	IncompleteGrace time.Duration
 
 	mu     sync.Mutex
-	last   *Report
+	last   *report.Report
 	done   chan struct{}
 	passed chan struct{}
 }
@@ -110,7 +112,7 @@ func (r *Recoverer) NeedLeaderElection() bool { return true }
 func (r *Recoverer) Sightings() *Sightings { return r.opts.Sightings }
 
 // Report returns the report of the last completed pass, or nil.
-func (r *Recoverer) Report() *Report {
+func (r *Recoverer) Report() *report.Report {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.last
@@ -142,7 +144,7 @@ func (r *Recoverer) Start(ctx context.Context) error {
 			r.last = rep
 			r.mu.Unlock()
 			if r.ReportPath != "" {
-				if werr := WriteReportFile(r.ReportPath, rep); werr != nil {
+				if werr := report.WriteFile(r.ReportPath, rep); werr != nil {
 					log.Error("cannot write the recovery report", zap.String("path", r.ReportPath), zap.Error(werr))
 				}
 			}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -46,7 +48,7 @@ const AnnotationRecovered = "intentjournal.io/recovered"
 // It returns an error only when the pass could not run (a scan failed, the
 // context ended); everything it could not decide is in the report as
 // unresolved, and stays blocked in the Gate.
-func Run(ctx context.Context, o Options) (*Report, error) {
+func Run(ctx context.Context, o Options) (*report.Report, error) {
 	r, err := NewResolver(o)
 	if err != nil {
 		return nil, err
@@ -122,10 +124,10 @@ func NewResolver(o Options) (*Resolver, error) {
 // The report's summary carries the pass's Timings: what this Resolver's
 // phases spent from the start of the pass to its end (a Resolve called on
 // the same Resolver meanwhile, outside the pass, would count too).
-func (r *Resolver) Run(ctx context.Context) (*Report, error) {
+func (r *Resolver) Run(ctx context.Context) (*report.Report, error) {
 	start := r.o.Now()
 	before := r.clock.snapshot(0)
-	rep := NewReport(r.o.Source, start)
+	rep := report.New(r.o.Source, start)
 	events := &eventBudget{left: r.o.Policy.AdoptionEvents}
 	ctx = withEventBudget(ctx, events)
 	prog := newProgress(r.log, r.o.Policy.ProgressEvery)
@@ -207,9 +209,9 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 		r.log.Info("adoption Events limited", zap.Int("withheld", n), zap.Int("posted", r.o.Policy.AdoptionEvents))
 	}
 	rep.Sort()
-	timings := r.clock.snapshot(r.o.Now().Sub(start)).minus(before)
+	timings := timingsSince(r.clock.snapshot(r.o.Now().Sub(start)), before)
 	rep.SetTimings(timings)
-	prog.log("recovery pass finished", timings.fields()...)
+	prog.log("recovery pass finished", timingFields(timings)...)
 	if err != nil {
 		return rep, fmt.Errorf("recovery: %w", err)
 	}
@@ -220,7 +222,7 @@ func (r *Resolver) Run(ctx context.Context) (*Report, error) {
 // candidates), looks it up in the cloud, decides, and carries the decision
 // out. It returns the report entries: one for the candidate, plus one per
 // orphaned duplicate. The create path calls it for a single resource.
-func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
+func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []report.Entry {
 	if c.Object != nil || !c.inJournal || r.o.Reader == nil {
 		return r.resolve(ctx, c)
 	}
@@ -242,18 +244,18 @@ func (r *Resolver) Resolve(ctx context.Context, c *Candidate) []Entry {
 
 // resolve is Resolve without the second decision a stale cached copy
 // calls for.
-func (r *Resolver) resolve(ctx context.Context, c *Candidate) []Entry {
+func (r *Resolver) resolve(ctx context.Context, c *Candidate) []report.Entry {
 	if c.Object == nil && c.inJournal {
 		t := r.o.Now()
 		obj, err := r.readCandidate(ctx, c)
 		r.clock.since(phaseRead, t)
 		switch {
 		case meta.IsNoMatchError(err):
-			return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: ReasonCRDMissing,
+			return r.finish(ctx, c, Decision{Outcome: report.OutcomeUnresolved, Reason: ReasonCRDMissing,
 				Message: fmt.Sprintf("the API server does not serve %s: is its CRD installed?", c.GVK),
 				Action:  fmt.Sprintf("install the CRD of %s, then rerun: intentjournal recover", c.GVK.GroupKind())})
 		case err != nil && !apierrors.IsNotFound(err):
-			return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: ReasonAPIServerError,
+			return r.finish(ctx, c, Decision{Outcome: report.OutcomeUnresolved, Reason: ReasonAPIServerError,
 				Message: fmt.Sprintf("cannot read %s: %v", c.Intent.Resource, err),
 				Action:  "check the API server and the recovery's RBAC, then rerun: intentjournal recover"})
 		case err == nil:
@@ -262,7 +264,7 @@ func (r *Resolver) resolve(ctx context.Context, c *Candidate) []Entry {
 	}
 	finder := r.o.Finders[c.GVK.GroupKind()]
 	if finder == nil {
-		return r.finish(ctx, c, Decision{Outcome: OutcomeUnresolved, Reason: ReasonNoFinder,
+		return r.finish(ctx, c, Decision{Outcome: report.OutcomeUnresolved, Reason: ReasonNoFinder,
 			Message: fmt.Sprintf("no Finder is configured for %s", c.GVK.GroupKind()),
 			Action:  "configure a finder for this kind, then rerun: intentjournal recover"})
 	}
@@ -325,13 +327,13 @@ func (r *Resolver) readFrom(c *Candidate, get func(client.ObjectKey, *unstructur
 func (r *Resolver) merge(c *Candidate, obj *unstructured.Unstructured) {
 	c.Object = obj
 	if createIncomplete(obj.GetAnnotations()) {
-		c.Sources = append(c.Sources, SourceIncompleteCreate)
+		c.Sources = append(c.Sources, report.SourceIncompleteCreate)
 	}
 	ann, has, err := journal.AnnotationIntent(obj.GetAnnotations())
 	if !has || err != nil {
 		return
 	}
-	c.Sources = append(c.Sources, SourceAnnotation)
+	c.Sources = append(c.Sources, report.SourceAnnotation)
 	if ann.ID != c.Intent.ID && journal.CompareEpoch(ann.Owner.Epoch, c.Intent.Owner.Epoch) > 0 {
 		ref, keys := c.Intent.Resource, c.Intent.LookupKeys
 		c.Intent = ann
@@ -382,7 +384,7 @@ func (r *Resolver) lookup(ctx context.Context, f Finder, c *Candidate) ([]Extern
 // process, or a 409). It merges the journal's intent for the resource's UID
 // with its annotation, like a pass would. It returns ok false, and no
 // entries, when the resource has nothing unsettled.
-func (r *Resolver) ResolveObject(ctx context.Context, obj *unstructured.Unstructured) (entries []Entry, ok bool, err error) {
+func (r *Resolver) ResolveObject(ctx context.Context, obj *unstructured.Unstructured) (entries []report.Entry, ok bool, err error) {
 	gvk := obj.GroupVersionKind()
 	c, found := r.annotationCandidate(obj, gvk)
 	if !found {
@@ -393,13 +395,13 @@ func (r *Resolver) ResolveObject(ctx context.Context, obj *unstructured.Unstruct
 		switch {
 		case err == nil && in.Unsettled():
 			c.Intent, c.inJournal = in, true
-			c.Sources = append([]string{SourceJournal}, c.Sources...)
+			c.Sources = append([]string{report.SourceJournal}, c.Sources...)
 			c.Object = nil // merge re-attaches it, weighing the annotation's epoch
 			r.merge(c, obj)
 			found = true
 		case errors.Is(err, journal.ErrCorrupt):
 			c.quarantined = true
-			c.Sources = append([]string{SourceJournal}, c.Sources...)
+			c.Sources = append([]string{report.SourceJournal}, c.Sources...)
 			found = true
 		case err != nil && !errors.Is(err, journal.ErrNotFound):
 			return nil, false, fmt.Errorf("cannot read the journal for %s: %w", refOf(obj), err)

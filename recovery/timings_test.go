@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
@@ -47,25 +49,25 @@ func TestStopwatch(t *testing.T) {
 
 	cases := map[string]struct {
 		reason string
-		got    Timings
-		want   Timings
+		got    report.Timings
+		want   report.Timings
 	}{
 		"Snapshot": {
 			reason: "Lookups sum over workers; a negative time counts as none, its operation still counts.",
 			got:    s.snapshot(4 * time.Second),
-			want: Timings{Wall: 4 * time.Second, Discover: 7 * time.Millisecond, Lookups: 5 * time.Second, LookupCount: 2,
+			want: report.Timings{Wall: 4 * time.Second, Discover: 7 * time.Millisecond, Lookups: 5 * time.Second, LookupCount: 2,
 				Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1, CacheReadCount: 2, RereadCount: 1},
 		},
 		"Minus": {
 			reason: "A pass reports what happened since its start.",
-			got:    s.snapshot(time.Second).minus(before),
-			want: Timings{Wall: time.Second, Discover: 7 * time.Millisecond, Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1,
+			got:    timingsSince(s.snapshot(time.Second), before),
+			want: report.Timings{Wall: time.Second, Discover: 7 * time.Millisecond, Patches: 3 * time.Second, PatchCount: 1, SettleCount: 1,
 				CacheReadCount: 2, RereadCount: 1},
 		},
 		"NegativeWall": {
 			reason: "A wall clock that stepped back gives no time.",
-			got:    s.snapshot(-time.Second).minus(s.snapshot(0)),
-			want:   Timings{},
+			got:    timingsSince(s.snapshot(-time.Second), s.snapshot(0)),
+			want:   report.Timings{},
 		},
 	}
 	for name, tc := range cases {

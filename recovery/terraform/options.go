@@ -55,7 +55,6 @@ func WithBatchSize(n int) Option {
 	}
 }
 
-
 // WithReportOnly makes the Importer find and classify but never import:
 // the workspace's state is not touched (the report-only policy).
 func WithReportOnly(reportOnly bool) Option {

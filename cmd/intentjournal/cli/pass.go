@@ -8,6 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -134,7 +136,7 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		return fmt.Errorf("%s: %w", cluster, err)
 	}
 	o.owner.Cluster = clusterID
-	src := recovery.Source{Cluster: cluster, ClusterUID: clusterID, Owner: o.owner}
+	src := report.Source{Cluster: cluster, ClusterUID: clusterID, Owner: o.owner}
 	var j *journal.Journal
 	if o.Journal != "" {
 		if _, err := os.Stat(o.Journal); err != nil {
@@ -197,7 +199,7 @@ func runPass(ctx context.Context, out io.Writer, o passOptions, m passMode) erro
 		return fmt.Errorf("the recovery pass against %s failed; nothing after the failure was resolved: %w", cluster, err)
 	}
 	if m.reportFile != "" {
-		if err := recovery.WriteReportFile(m.reportFile, rep); err != nil {
+		if err := report.WriteFile(m.reportFile, rep); err != nil {
 			return err
 		}
 	}

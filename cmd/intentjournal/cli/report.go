@@ -7,8 +7,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/internal/tabular"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // reportOptions are the options of `report`.
@@ -30,7 +31,7 @@ func runReport(ctx context.Context, out io.Writer, o reportOptions) error {
 
 // writeReport writes rep in format: the report's own JSON (recovery's
 // Encode, which checks it), that JSON as YAML, or a table.
-func writeReport(out io.Writer, format string, rep *recovery.Report) error {
+func writeReport(out io.Writer, format string, rep *report.Report) error {
 	if format != formatTable {
 		var buf bytes.Buffer
 		if err := rep.Encode(&buf); err != nil {
@@ -66,7 +67,7 @@ func writeReport(out io.Writer, format string, rep *recovery.Report) error {
 }
 
 // writeReportFooter writes the summary, the notes and the actions.
-func writeReportFooter(out io.Writer, rep *recovery.Report) error {
+func writeReportFooter(out io.Writer, rep *report.Report) error {
 	s := rep.Summary
 	mode := ""
 	if rep.Source.DryRun {

@@ -12,11 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 
 	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/tabular"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"
 )
 
@@ -175,7 +176,7 @@ func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 			rep = demo.ComputedReport(*wrapped, time.Now())
 			fmt.Fprintf(out, "\nThe wrapped provider wrote no recovery report; %s was computed from the fake cloud and the managed resources.\n", o.Orphans)
 		}
-		if err := recovery.WriteReportFile(o.Orphans, rep); err != nil {
+		if err := report.WriteFile(o.Orphans, rep); err != nil {
 			return fmt.Errorf("cannot write the orphan report: %w", err)
 		}
 		fmt.Fprintf(out, "\nOrphan report of the wrapped run: %s\n", o.Orphans)

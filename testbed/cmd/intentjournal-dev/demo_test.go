@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/alecthomas/kong"
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +20,6 @@ import (
 
 	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/golden"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
@@ -221,7 +222,7 @@ func testDemo(t *testing.T, name demo.LineName, runs []string) {
 		if err != nil {
 			t.Fatalf("finishDemo() wrote no orphan report: %v", err)
 		}
-		if err := recovery.ValidateReportJSON(b); err != nil {
+		if err := report.ValidateJSON(b); err != nil {
 			t.Errorf("%s does not match the report schema: %v", orphans, err)
 		}
 	})

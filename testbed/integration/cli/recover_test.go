@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap/zaptest"
@@ -198,11 +200,11 @@ func (c *crashed) passArgs(cmd, format string, f passFlags, extra ...string) []s
 // checkSource checks what the golden files hold as placeholders: the
 // report (JSON) of a pass that ran between before and after was generated
 // then, by this host's CLI, under an epoch of that time.
-func checkSource(t *testing.T, report []byte, before, after time.Time) {
+func checkSource(t *testing.T, reportBytes []byte, before, after time.Time) {
 	t.Helper()
-	rep, err := recovery.DecodeReport(report)
+	rep, err := report.Decode(reportBytes)
 	if err != nil {
-		t.Fatalf("decode the report: %v\n%s", err, report)
+		t.Fatalf("decode the report: %v\n%s", err, reportBytes)
 	}
 	if rep.GeneratedAt.Before(before.Truncate(time.Second)) || rep.GeneratedAt.After(after) {
 		t.Errorf("generatedAt %s, want the time of the pass, between %s and %s", rep.GeneratedAt, before, after)
@@ -278,7 +280,7 @@ func TestReportAndRecover(t *testing.T) {
 				t.Fatalf("report -o %s: exit %d, want exit %d for the conflict\nstderr:\n%s", format, code, cli.ExitAttention, stderr)
 			}
 			if format == "json" {
-				if err := recovery.ValidateReportJSON(out); err != nil {
+				if err := report.ValidateJSON(out); err != nil {
 					t.Errorf("report -o json does not validate: %v", err)
 				}
 				checkSource(t, out, start, time.Now())
@@ -320,7 +322,7 @@ func TestReportAndRecover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := recovery.ValidateReportJSON(file); err != nil {
+		if err := report.ValidateJSON(file); err != nil {
 			t.Errorf("the --report file does not validate: %v", err)
 		}
 		if !bytes.Equal(file, stdout) {
@@ -329,17 +331,17 @@ func TestReportAndRecover(t *testing.T) {
 		if fi, err := os.Stat(reportFile); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("the --report file: %v, mode %v, want mode 0600", err, fi.Mode())
 		}
-		rep, err := recovery.DecodeReport(file)
+		rep, err := report.Decode(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := map[string]recovery.Outcome{}
+		got := map[string]report.Outcome{}
 		for _, e := range rep.Entries {
 			got[e.Resource.Name] = e.Outcome
 		}
-		want := map[string]recovery.Outcome{
-			"net-adopt": recovery.OutcomeAdopted, "rs-adopt": recovery.OutcomeAdopted,
-			"rs-clear": recovery.OutcomeCleared, "rs-conflict": recovery.OutcomeConflict,
+		want := map[string]report.Outcome{
+			"net-adopt": report.OutcomeAdopted, "rs-adopt": report.OutcomeAdopted,
+			"rs-clear": report.OutcomeCleared, "rs-conflict": report.OutcomeConflict,
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("recover outcomes (-want +got):\n%s", diff)
@@ -382,7 +384,7 @@ func TestReportAndRecover(t *testing.T) {
 		if code != cli.ExitOK {
 			t.Fatalf("report with a locked journal: exit %d, want exit 0 from annotations alone\nstderr:\n%s", code, stderr)
 		}
-		rep, err := recovery.DecodeReport(out)
+		rep, err := report.Decode(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +399,7 @@ func TestReportAndRecover(t *testing.T) {
 		if code != cli.ExitOK {
 			t.Fatalf("report with a corrupt journal: exit %d, want exit 0 from annotations alone\nstderr:\n%s", code, stderr)
 		}
-		rep, err := recovery.DecodeReport(out)
+		rep, err := report.Decode(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -103,8 +105,8 @@ func TestRecoverTerraform(t *testing.T) {
 		if code := cli.Main(ctx, args("--dry-run"), &stdout, &stderr); code != cli.ExitOK {
 			t.Fatalf("recover --dry-run: exit %d, want %d\nstderr:\n%s", code, cli.ExitOK, stderr.String())
 		}
-		if got := outcomes(t, stdout.Bytes()); !cmp.Equal(got, map[string]recovery.Outcome{
-			"net-tf-adopt": recovery.OutcomeAdopted, "net-tf-gone": recovery.OutcomeCleared,
+		if got := outcomes(t, stdout.Bytes()); !cmp.Equal(got, map[string]report.Outcome{
+			"net-tf-adopt": report.OutcomeAdopted, "net-tf-gone": report.OutcomeCleared,
 		}) {
 			t.Errorf("dry-run outcomes: %v", got)
 		}
@@ -126,10 +128,10 @@ func TestRecoverTerraform(t *testing.T) {
 		if code := cli.Main(ctx, args(), &stdout, &stderr); code != cli.ExitOK {
 			t.Fatalf("recover: exit %d, want %d\nstderr:\n%s", code, cli.ExitOK, stderr.String())
 		}
-		if err := recovery.ValidateReportJSON(stdout.Bytes()); err != nil {
+		if err := report.ValidateJSON(stdout.Bytes()); err != nil {
 			t.Errorf("the report does not validate: %v", err)
 		}
-		want := map[string]recovery.Outcome{"net-tf-adopt": recovery.OutcomeAdopted, "net-tf-gone": recovery.OutcomeCleared}
+		want := map[string]report.Outcome{"net-tf-adopt": report.OutcomeAdopted, "net-tf-gone": report.OutcomeCleared}
 		if diff := cmp.Diff(want, outcomes(t, stdout.Bytes())); diff != "" {
 			t.Errorf("outcomes (-want +got):\n%s", diff)
 		}
@@ -147,13 +149,13 @@ func TestRecoverTerraform(t *testing.T) {
 }
 
 // outcomes returns each entry's outcome by resource name.
-func outcomes(t *testing.T, report []byte) map[string]recovery.Outcome {
+func outcomes(t *testing.T, reportBytes []byte) map[string]report.Outcome {
 	t.Helper()
-	rep, err := recovery.DecodeReport(report)
+	rep, err := report.Decode(reportBytes)
 	if err != nil {
-		t.Fatalf("decode the report: %v\n%s", err, report)
+		t.Fatalf("decode the report: %v\n%s", err, reportBytes)
 	}
-	out := map[string]recovery.Outcome{}
+	out := map[string]report.Outcome{}
 	for _, e := range rep.Entries {
 		out[e.Resource.Name] = e.Outcome
 	}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -135,7 +137,7 @@ func TestForeignResourceIsConflict(t *testing.T) {
 	}
 	var mu sync.Mutex
 	got := map[string]outcome{}
-	decisions := map[string]recovery.Outcome{}
+	decisions := map[string]report.Outcome{}
 	var wg sync.WaitGroup
 	for _, c := range []*recovery.Candidate{ours, foreign, gone, orphan} {
 		wg.Add(1)
@@ -149,11 +151,11 @@ func TestForeignResourceIsConflict(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	wantDecisions := map[string]recovery.Outcome{
-		ours.Intent.Resource.Name:    recovery.OutcomeAdopted,
-		foreign.Intent.Resource.Name: recovery.OutcomeConflict,
-		gone.Intent.Resource.Name:    recovery.OutcomeCleared,
-		orphan.Intent.Resource.Name:  recovery.OutcomeOrphan,
+	wantDecisions := map[string]report.Outcome{
+		ours.Intent.Resource.Name:    report.OutcomeAdopted,
+		foreign.Intent.Resource.Name: report.OutcomeConflict,
+		gone.Intent.Resource.Name:    report.OutcomeCleared,
+		orphan.Intent.Resource.Name:  report.OutcomeOrphan,
 	}
 	if diff := cmp.Diff(wantDecisions, decisions); diff != "" {
 		t.Errorf("The Finder's answers must decide adopted, conflict, cleared and orphan; -want, +got:\n%s", diff)
@@ -647,7 +649,7 @@ func TestWeakProofMatchIsAPlan(t *testing.T) {
 			continue
 		}
 		d := recovery.Decide(rr.Candidate, []recovery.ExternalResource{*rr.Resource}, nil, recovery.Rules{Mode: recovery.ModeAdoptOnTags})
-		if d.Outcome != recovery.OutcomeConflict || d.Reason != recovery.ReasonArgsDiffer || !strings.Contains(d.Message, rr.Resource.ArgsDiffer[0]) {
+		if d.Outcome != report.OutcomeConflict || d.Reason != recovery.ReasonArgsDiffer || !strings.Contains(d.Message, rr.Resource.ArgsDiffer[0]) {
 			t.Errorf("%s: Decide %s/%s %q, want conflict/%s naming %s", rr.Candidate.Intent.Resource.Name, d.Outcome, d.Reason, d.Message, recovery.ReasonArgsDiffer, rr.Resource.ArgsDiffer[0])
 		}
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // Invariants, as named in violations and tables.
@@ -237,11 +238,11 @@ func Check(o Observation) []Violation {
 func decodeReports(raws [][]byte, out *[]Violation) (n int, orphans, named map[string]bool) {
 	orphans, named = map[string]bool{}, map[string]bool{}
 	for i, b := range raws {
-		if err := recovery.ValidateReportJSON(b); err != nil {
+		if err := report.ValidateJSON(b); err != nil {
 			*out = append(*out, Violation{"", InvReport, fmt.Sprintf("report %d: %v", i, err)})
 			continue
 		}
-		rep, err := recovery.DecodeReport(b)
+		rep, err := report.Decode(b)
 		if err != nil {
 			*out = append(*out, Violation{"", InvReport, fmt.Sprintf("report %d: %v", i, err)})
 			continue
@@ -252,7 +253,7 @@ func decodeReports(raws [][]byte, out *[]Violation) (n int, orphans, named map[s
 				named[e.Resource.Name] = true
 			}
 			for _, f := range e.Found {
-				if !f.Adopted && (e.Outcome == recovery.OutcomeOrphan || e.Outcome == recovery.OutcomeConflict) {
+				if !f.Adopted && (e.Outcome == report.OutcomeOrphan || e.Outcome == report.OutcomeConflict) {
 					orphans[f.ID] = true
 				}
 			}

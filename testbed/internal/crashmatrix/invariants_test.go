@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,10 +16,10 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// report returns a valid report JSON holding entries.
-func report(t *testing.T, entries ...recovery.Entry) []byte {
+// reportJSON returns a valid report JSON holding entries.
+func reportJSON(t *testing.T, entries ...report.Entry) []byte {
 	t.Helper()
-	rep := recovery.NewReport(recovery.Source{Owner: journal.Owner{Replica: "provider-0"}}, time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
+	rep := report.New(report.Source{Owner: journal.Owner{Replica: "provider-0"}}, time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC))
 	for _, e := range entries {
 		rep.Add(e)
 	}
@@ -64,16 +66,16 @@ func ours(kind, id, mr, uid string, at time.Time) CloudObject {
 }
 
 func TestCheck(t *testing.T) {
-	empty := report(t)
-	orphan := report(t, recovery.Entry{
+	empty := reportJSON(t)
+	orphan := reportJSON(t, report.Entry{
 		IntentID: "0123456789abcdef0123456789abcdef", Resource: journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: KindNetwork, Name: "n0", UID: "u-n0"},
-		Sources: []string{recovery.SourceJournal}, ExternalName: "net-1", Outcome: recovery.OutcomeOrphan, Reason: "Duplicate",
-		Found: []recovery.Found{{ID: "net-2", Owned: true}},
+		Sources: []string{report.SourceJournal}, ExternalName: "net-1", Outcome: report.OutcomeOrphan, Reason: "Duplicate",
+		Found: []report.Found{{ID: "net-2", Owned: true}},
 	})
-	paused := report(t, recovery.Entry{
+	paused := reportJSON(t, report.Entry{
 		IntentID: "0123456789abcdef0123456789abcde1", Resource: journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: KindRecordSet, Name: "r0", UID: "u-r0"},
-		Sources: []string{recovery.SourceJournal}, Outcome: recovery.OutcomeConflict, Reason: "NotOurs",
-		Found: []recovery.Found{{ID: "rs-9"}},
+		Sources: []string{report.SourceJournal}, Outcome: report.OutcomeConflict, Reason: "NotOurs",
+		Found: []report.Found{{ID: "rs-9"}},
 	})
 	ready := func(kind, name, ext string) MR { return MR{Kind: kind, Name: name, ExternalName: ext, Ready: true} }
 	// t0 is when the look-alikes were made; the MRs came a second later

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 )
 
@@ -231,12 +232,12 @@ func keepEvidence(t *testing.T, dir string, reports [][]byte, logs []string, mrs
 // create never met it). For the trial's log: the invariants decide.
 func lookAlikeFates(o Observation) []string {
 	type seen struct {
-		e recovery.Entry
-		f recovery.Found
+		e report.Entry
+		f report.Found
 	}
 	last := map[string]seen{} // by the key a report names a look-alike by
 	for _, b := range o.Reports {
-		rep, err := recovery.DecodeReport(b)
+		rep, err := report.Decode(b)
 		if err != nil {
 			continue // report-validates says why
 		}

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -14,10 +16,10 @@ func TestLookAlikeFates(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 8, 0, 0, 0, time.UTC)
 	foreign := record("rs-8", t0, "600", "203.0.113.66")
 	laNet := withAttrs(lookAlike(KindNetwork, "net-9", "n0", t0), map[string]string{"name": "n0", "cidrBlock": "10.0.200.0/24"})
-	conflict := report(t, recovery.Entry{
+	conflict := reportJSON(t, report.Entry{
 		IntentID: "0123456789abcdef0123456789abcdef", Resource: journal.ResourceRef{APIVersion: "fakecloud.m.intentjournal.io/v1alpha1", Kind: KindRecord, Namespace: "crash", Name: "r0", UID: "u-r0"},
-		Sources: []string{recovery.SourceJournal}, Outcome: recovery.OutcomeConflict, Reason: recovery.ReasonArgsDiffer,
-		Found: []recovery.Found{{ID: foreign.ExternalName, Weak: true, Arguments: "differ", ArgumentsDiffer: []string{"rrdatas", "ttl"}}},
+		Sources: []string{report.SourceJournal}, Outcome: report.OutcomeConflict, Reason: recovery.ReasonArgsDiffer,
+		Found: []report.Found{{ID: foreign.ExternalName, Weak: true, Arguments: "differ", ArgumentsDiffer: []string{"rrdatas", "ttl"}}},
 	})
 	cases := map[string]struct {
 		reason string

@@ -14,9 +14,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"go.uber.org/zap"
 
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 )
 
@@ -287,7 +288,7 @@ func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, 
 	}
 	// Stop the provider first, so that the report is its last word.
 	r.provider.stop(syscall.SIGTERM)
-	rep, err := recovery.ReadReportFile(r.reportPath())
+	rep, err := report.ReadFile(r.reportPath())
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		log.Warn("The provider wrote no recovery report", zap.String("path", r.reportPath()))

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"strings"
 
 	"github.com/intentjournal/intentjournal/journal"
@@ -151,10 +153,10 @@ func ids(orphans []Orphan) []string {
 
 // reportedOrphans returns, sorted and without repeats, the IDs of the cloud
 // resources that rep's orphan entries list and did not adopt.
-func reportedOrphans(rep *recovery.Report) []string {
+func reportedOrphans(rep *report.Report) []string {
 	var out []string
 	for _, e := range rep.Entries {
-		if e.Outcome != recovery.OutcomeOrphan {
+		if e.Outcome != report.OutcomeOrphan {
 			continue
 		}
 		for _, f := range e.Found {
@@ -181,8 +183,8 @@ func sameSet(a, b []string) bool { return slices.Equal(a, b) }
 //   - the source is incomplete-create: no intent was read, and what the
 //     entry records is a create the cloud completed and crossplane-runtime
 //     never recorded.
-func ComputedReport(r Result, now time.Time) *recovery.Report {
-	rep := recovery.NewReport(recovery.Source{Owner: journal.Owner{Replica: "intentjournal-demo"}}, now)
+func ComputedReport(r Result, now time.Time) *report.Report {
+	rep := report.New(report.Source{Owner: journal.Owner{Replica: "intentjournal-demo"}}, now)
 	rep.AddNote("computed by intentjournal demo from the fake cloud's objects and the managed resources' external names: the provider wrote no recovery report")
 	untagged := 0
 	for _, o := range r.Unbound {
@@ -191,11 +193,11 @@ func ComputedReport(r Result, now time.Time) *recovery.Report {
 			res = journal.ResourceRef{Kind: o.Kind, Name: o.ID, UID: unknownUID}
 			untagged++
 		}
-		rep.Add(recovery.Entry{
+		rep.Add(report.Entry{
 			Resource: res,
-			Sources:  []string{recovery.SourceIncompleteCreate},
-			Found:    []recovery.Found{{ID: o.ID}},
-			Outcome:  recovery.OutcomeOrphan,
+			Sources:  []string{report.SourceIncompleteCreate},
+			Found:    []report.Found{{ID: o.ID}},
+			Outcome:  report.OutcomeOrphan,
 			Reason:   "UnboundCloudObject",
 			Message:  "No managed resource's crossplane.io/external-name names this cloud object.",
 		})

@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -122,11 +124,11 @@ func TestMeasure(t *testing.T) {
 // TestReportedOrphans checks which IDs of a recovery report count as
 // reported orphans.
 func TestReportedOrphans(t *testing.T) {
-	rep := recovery.NewReport(recovery.Source{}, time.Unix(0, 0))
-	rep.Add(recovery.Entry{Outcome: recovery.OutcomeAdopted, Found: []recovery.Found{{ID: "net-1", Adopted: true}}})
-	rep.Add(recovery.Entry{Outcome: recovery.OutcomeOrphan, Found: []recovery.Found{{ID: "net-2"}, {ID: "net-1", Adopted: true}}})
-	rep.Add(recovery.Entry{Outcome: recovery.OutcomeOrphan, Found: []recovery.Found{{ID: "net-2"}, {ID: "net-0"}}})
-	rep.Add(recovery.Entry{Outcome: recovery.OutcomeConflict, Found: []recovery.Found{{ID: "rs-9"}}})
+	rep := report.New(report.Source{}, time.Unix(0, 0))
+	rep.Add(report.Entry{Outcome: report.OutcomeAdopted, Found: []report.Found{{ID: "net-1", Adopted: true}}})
+	rep.Add(report.Entry{Outcome: report.OutcomeOrphan, Found: []report.Found{{ID: "net-2"}, {ID: "net-1", Adopted: true}}})
+	rep.Add(report.Entry{Outcome: report.OutcomeOrphan, Found: []report.Found{{ID: "net-2"}, {ID: "net-0"}}})
+	rep.Add(report.Entry{Outcome: report.OutcomeConflict, Found: []report.Found{{ID: "rs-9"}}})
 	want := []string{"net-0", "net-2"}
 	if diff := cmp.Diff(want, reportedOrphans(rep)); diff != "" {
 		t.Errorf("Only unadopted resources of orphan entries, once each, sorted.\n-want, +got:\n%s", diff)

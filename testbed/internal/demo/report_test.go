@@ -5,9 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // TestComputedReport checks the report the demo writes when the provider
@@ -42,7 +43,7 @@ func TestComputedReport(t *testing.T) {
 			if err := rep.Encode(&buf); err != nil {
 				t.Fatalf("%s\nEncode(): %v", tc.reason, err)
 			}
-			if err := recovery.ValidateReportJSON(buf.Bytes()); err != nil {
+			if err := report.ValidateJSON(buf.Bytes()); err != nil {
 				t.Errorf("%s\nthe computed report does not validate against docs/report.schema.json: %v", tc.reason, err)
 			}
 			golden.Assert(t, name, buf.Bytes())

@@ -3,8 +3,9 @@ package demo
 import (
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // Result is what one run measured.
@@ -56,7 +57,7 @@ type Result struct {
 	// ConvergeTimeout is how long the run waited at most.
 	ConvergeTimeout time.Duration
 	// Report is the wrapped provider's last recovery report, if any.
-	Report *recovery.Report
+	Report *report.Report
 	// Cost is what a run with no kill cost, from the provider's start to
 	// convergence (or to ConvergeTimeout); nil in a run with a kill.
 	Cost *Cost

@@ -5,10 +5,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/journal"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 )
 
@@ -43,7 +44,7 @@ func AnnotationOnlyCrash(t *testing.T, line testbed.Line) {
 	}
 	p.Kill()
 	p.Restart()
-	f := converge(t, e, 2*time.Minute, func() []*recovery.Report { return []*recovery.Report{readReport(t, e.path("report.json"))} })
+	f := converge(t, e, 2*time.Minute, func() []*report.Report { return []*report.Report{readReport(t, e.path("report.json"))} })
 	if err := p.Terminate(); err != nil {
 		t.Errorf("the provider did not stop cleanly: %v", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -203,7 +205,7 @@ func (f figures) ok() bool {
 
 // measure computes the figures from the MRs, the fake cloud and the
 // recovery reports.
-func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
+func (e *env) measure(t *testing.T, reports ...*report.Report) figures {
 	t.Helper()
 	mrs := e.managed(t)
 	st := e.fc.Stats(t)
@@ -213,7 +215,7 @@ func (e *env) measure(t *testing.T, reports ...*recovery.Report) figures {
 // tally computes the figures from the MRs, the fake cloud's live objects,
 // its create and conflict counts, and the recovery reports (nil ones
 // skipped).
-func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, conflicts int64, reports ...*recovery.Report) figures {
+func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, conflicts int64, reports ...*report.Report) figures {
 	f := figures{MRs: int64(len(mrs)), Creates: creates, Conflicts: conflicts}
 	reported := map[string]bool{}
 	paused := map[string]bool{}
@@ -227,7 +229,7 @@ func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, c
 					reported[fo.ID] = true
 				}
 			}
-			if ent.Outcome == recovery.OutcomeConflict {
+			if ent.Outcome == report.OutcomeConflict {
 				paused[refKey(ent.Resource)] = true
 			}
 		}
@@ -270,7 +272,7 @@ func tally(mrs []*unstructured.Unstructured, objs []fakecloud.Object, creates, c
 }
 
 // converge waits until the figures meet the invariants, and returns them.
-func converge(t *testing.T, e *env, timeout time.Duration, reports func() []*recovery.Report) figures {
+func converge(t *testing.T, e *env, timeout time.Duration, reports func() []*report.Report) figures {
 	t.Helper()
 	var f figures
 	deadline := time.Now().Add(timeout)
@@ -294,9 +296,9 @@ func converge(t *testing.T, e *env, timeout time.Duration, reports func() []*rec
 
 // readReport reads and validates a recovery report file; a missing file
 // is nil.
-func readReport(t *testing.T, path string) *recovery.Report {
+func readReport(t *testing.T, path string) *report.Report {
 	t.Helper()
-	rep, err := recovery.ReadReportFile(path)
+	rep, err := report.ReadFile(path)
 	if err != nil {
 		return nil
 	}
@@ -326,16 +328,16 @@ func verifyJournal(t *testing.T, path string) *journal.VerifyReport {
 
 // validateReport fails the test unless the report file at path exists and
 // validates against the report schema.
-func validateReport(t *testing.T, path string) *recovery.Report {
+func validateReport(t *testing.T, path string) *report.Report {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("cannot read recovery report: %v", err)
 	}
-	if err := recovery.ValidateReportJSON(b); err != nil {
+	if err := report.ValidateJSON(b); err != nil {
 		t.Fatalf("recovery report %s does not validate: %v", path, err)
 	}
-	rep, err := recovery.DecodeReport(b)
+	rep, err := report.Decode(b)
 	if err != nil {
 		t.Fatalf("cannot decode recovery report %s: %v", path, err)
 	}

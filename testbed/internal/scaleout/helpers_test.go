@@ -3,6 +3,8 @@ package scaleout
 import (
 	"testing"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -46,17 +48,17 @@ func object(l testbed.Line, name, id string) fakecloud.Object {
 
 func TestTally(t *testing.T) {
 	twin := scopes(namespacedLine)[1]
-	conflictReport := func(ns, name string) *recovery.Report {
-		return &recovery.Report{Entries: []*recovery.Entry{{
+	conflictReport := func(ns, name string) *report.Report {
+		return &report.Report{Entries: []*report.Entry{{
 			Resource: journal.ResourceRef{Kind: "RecordSet", Namespace: ns, Name: name},
-			Outcome:  recovery.OutcomeConflict,
+			Outcome:  report.OutcomeConflict,
 		}}}
 	}
 	cases := map[string]struct {
 		reason  string
 		mrs     []*unstructured.Unstructured
 		objs    []fakecloud.Object
-		reports []*recovery.Report
+		reports []*report.Report
 		want    figures
 		wantOK  bool
 	}{
@@ -84,8 +86,8 @@ func TestTally(t *testing.T) {
 			reason: "An orphan that a report lists, not adopted, is reported.",
 			mrs:    []*unstructured.Unstructured{mr(clusterLine, "rs-00", "id-1", true)},
 			objs:   []fakecloud.Object{object(clusterLine, "rs-00", "id-1"), object(clusterLine, "rs-01", "id-2")},
-			reports: []*recovery.Report{nil, {Entries: []*recovery.Entry{{
-				Outcome: recovery.OutcomeOrphan, Found: []recovery.Found{{ID: "id-2"}},
+			reports: []*report.Report{nil, {Entries: []*report.Entry{{
+				Outcome: report.OutcomeOrphan, Found: []report.Found{{ID: "id-2"}},
 			}}}},
 			want:   figures{MRs: 1, CloudObjects: 2, Orphans: []string{"id-2"}},
 			wantOK: true,
@@ -99,14 +101,14 @@ func TestTally(t *testing.T) {
 		"PausedWithItsConflict": {
 			reason:  "A paused MR whose conflict a report lists is not stuck.",
 			mrs:     []*unstructured.Unstructured{mr(twin, "rs-00", "", false, recovery.AnnotationPaused, "true")},
-			reports: []*recovery.Report{conflictReport(twin.Namespace, "rs-00")},
+			reports: []*report.Report{conflictReport(twin.Namespace, "rs-00")},
 			want:    figures{MRs: 1},
 			wantOK:  true,
 		},
 		"PausedWithTheOtherNamespacesConflict": {
 			reason:  "A conflict reported for the MR of the same name in another namespace does not excuse a paused MR.",
 			mrs:     []*unstructured.Unstructured{mr(twin, "rs-00", "", false, recovery.AnnotationPaused, "true")},
-			reports: []*recovery.Report{conflictReport(namespacedLine.Namespace, "rs-00")},
+			reports: []*report.Report{conflictReport(namespacedLine.Namespace, "rs-00")},
 			want:    figures{MRs: 1, Stuck: []string{"ns-twin/rs-00"}},
 		},
 		"NotReady": {

@@ -207,13 +207,38 @@ func createLeaseCalls(ctx context.Context, c client.Client, owner journal.Owner,
 	if err != nil {
 		return append(errs, err.Error())
 	}
-	// Past one renewal (every third of the duration).
-	time.Sleep(1500 * time.Millisecond)
+	// Past one renewal (every third of the duration): its calls made.
+	if err := awaitRenewal(ctx, c, warned, types.NamespacedName{Namespace: leaseNS, Name: cl.LeaseName(mg.GetUID())}); err != "" {
+		errs = append(errs, err)
+	}
 	if _, err := cl.HeldBy(ctx, mg.GetUID()); err != nil {
 		errs = append(errs, err.Error())
 	}
 	unlock()
 	return append(errs, warned()...)
+}
+
+// awaitRenewal waits until the Lease key has been renewed since it was
+// taken (its renewTime past its acquireTime), or the code that renews it
+// has logged a warning (a renewal refused): either way the renewal's calls
+// have been made. It returns an error when neither happens within the
+// Lease's duration, 3 s here, three renewal periods.
+func awaitRenewal(ctx context.Context, c client.Client, warned func() []string, key types.NamespacedName) string {
+	const timeout = 3 * time.Second
+	deadline := time.Now().Add(timeout)
+	for {
+		if len(warned()) > 0 {
+			return ""
+		}
+		l := &coordinationv1.Lease{}
+		if err := c.Get(ctx, key, l); err == nil && l.Spec.RenewTime != nil && l.Spec.AcquireTime != nil && l.Spec.RenewTime.After(l.Spec.AcquireTime.Time) {
+			return ""
+		}
+		if time.Now().After(deadline) {
+			return fmt.Sprintf("the Lease %s was not renewed within %s", key, timeout)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // labelShardCalls is a label shard's provider: leader election on the
@@ -287,8 +312,14 @@ func hashBucketCalls(ctx context.Context, id identity, run int) []string {
 	case <-time.After(5 * time.Second):
 		errs = append(errs, "the bucket Leases were not acquired")
 	}
-	// Past one renewal round (every third of the duration).
-	time.Sleep(1500 * time.Millisecond)
+	// Past one renewal round (every third of the duration): its calls
+	// made.
+	for _, i := range bl.Held() {
+		if err := awaitRenewal(ctx, id.client, warned, types.NamespacedName{Namespace: leaseNS, Name: hb.LeaseName(i)}); err != "" {
+			errs = append(errs, err)
+			break
+		}
+	}
 	if got := bl.Held(); len(got) != hb.N {
 		errs = append(errs, fmt.Sprintf("the only replica holds buckets %v of %d", got, hb.N))
 	}

@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	coordinationv1 "k8s.io/api/coordination/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/ownership"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 )
 
@@ -115,8 +116,8 @@ func RollingRestart(t *testing.T, line testbed.Line) {
 			return false, nil
 		})
 	}
-	reports := func() []*recovery.Report {
-		var out []*recovery.Report
+	reports := func() []*report.Report {
+		var out []*report.Report
 		for i := range rollingReplicas {
 			out = append(out, readReport(t, e.path(fmt.Sprintf("report-r-%d.json", i))))
 		}

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/ownership"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 )
 
@@ -115,7 +116,7 @@ func ShardDeath(t *testing.T, line testbed.Line) {
 
 	// After expiry the heir leads shard a and takes the victim's intents.
 	reportPath := e.path("report-shard-a-1.json")
-	reports := func() []*recovery.Report { return []*recovery.Report{readReport(t, reportPath)} }
+	reports := func() []*report.Report { return []*report.Report{readReport(t, reportPath)} }
 	f := converge(t, e, 2*time.Minute, reports)
 	took := time.Since(expiry)
 	if err := heir.Terminate(); err != nil {

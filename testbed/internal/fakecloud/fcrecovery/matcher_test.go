@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -77,25 +79,25 @@ func TestFindersCompareArgs(t *testing.T) {
 		zone    string
 		args    recovery.ArgsMatch
 		differ  []string
-		outcome recovery.Outcome
+		outcome report.Outcome
 		why     string
 		adopt   string
 	}{
 		"Match": {
 			reason: "the record the create sent, proven by crossplane tags: adopted",
-			zone:   "a", args: recovery.ArgsSame, outcome: recovery.OutcomeAdopted, why: recovery.ReasonAdopted, adopt: ours.ID,
+			zone:   "a", args: recovery.ArgsSame, outcome: report.OutcomeAdopted, why: recovery.ReasonAdopted, adopt: ours.ID,
 		},
 		"Differ": {
 			reason: "a look-alike at the key with another TTL and answer: a conflict, never adopted",
-			zone:   "b", args: recovery.ArgsDifferent, differ: []string{"rrdatas", "ttl"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
+			zone:   "b", args: recovery.ArgsDifferent, differ: []string{"rrdatas", "ttl"}, outcome: report.OutcomeConflict, why: recovery.ReasonArgsDiffer,
 		},
 		"ExtraTag": {
 			reason: "a look-alike with our tags plus its own: applying ours would remove its tag, so it is not ours",
-			zone:   "c", args: recovery.ArgsDifferent, differ: []string{"tags"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
+			zone:   "c", args: recovery.ArgsDifferent, differ: []string{"tags"}, outcome: report.OutcomeConflict, why: recovery.ReasonArgsDiffer,
 		},
 		"Defaulted": {
 			reason: "a look-alike with TTL 600 where our spec left the default: applying ours would reset it",
-			zone:   "d", args: recovery.ArgsDifferent, differ: []string{"ttl"}, outcome: recovery.OutcomeConflict, why: recovery.ReasonArgsDiffer,
+			zone:   "d", args: recovery.ArgsDifferent, differ: []string{"ttl"}, outcome: report.OutcomeConflict, why: recovery.ReasonArgsDiffer,
 		},
 	}
 	for name, tc := range cases {

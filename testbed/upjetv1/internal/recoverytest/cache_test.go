@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -142,11 +144,11 @@ func TestPassReadsFromCache(t *testing.T) {
 		return e.annotations(ctx, nw)[recovery.AnnotationExternalName]
 	}
 	type facts struct {
-		Outcomes              map[string][]recovery.Outcome
+		Outcomes              map[string][]report.Outcome
 		Reads, Cache, Rereads int
 		Requests              map[string]int
 	}
-	run := func(t *testing.T, o recovery.Options) (*recovery.Report, facts) {
+	run := func(t *testing.T, o recovery.Options) (*report.Report, facts) {
 		reqs.take()
 		rep, err := recovery.Run(ctx, o)
 		if err != nil {
@@ -171,8 +173,8 @@ func TestPassReadsFromCache(t *testing.T) {
 		}
 		_, got := run(t, options(c, nws))
 		want := facts{
-			Outcomes: map[string][]recovery.Outcome{"cached-a": {recovery.OutcomeAdopted}, "cached-b": {recovery.OutcomeAdopted},
-				"cached-c": {recovery.OutcomeAdopted}, "cached-d": {recovery.OutcomeAdopted}},
+			Outcomes: map[string][]report.Outcome{"cached-a": {report.OutcomeAdopted}, "cached-b": {report.OutcomeAdopted},
+				"cached-c": {report.OutcomeAdopted}, "cached-d": {report.OutcomeAdopted}},
 			Reads: 4, Cache: 4,
 			// One request per intent, its PATCH, and the pass's one list
 			// of the kind (the annotation scan). No GET.
@@ -192,7 +194,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		nws, _ := begin(t, "live", 2)
 		_, got := run(t, options(nil, nws))
 		want := facts{
-			Outcomes: map[string][]recovery.Outcome{"live-a": {recovery.OutcomeAdopted}, "live-b": {recovery.OutcomeAdopted}},
+			Outcomes: map[string][]report.Outcome{"live-a": {report.OutcomeAdopted}, "live-b": {report.OutcomeAdopted}},
 			Reads:    2,
 			Requests: map[string]int{"LIST OK": 1, "GET OK": 2, "PATCH OK": 2},
 		}
@@ -205,7 +207,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		nws, _ := begin(t, "miss", 1)
 		_, got := run(t, options(snapshotReader{}, nws))
 		want := facts{
-			Outcomes: map[string][]recovery.Outcome{"miss-a": {recovery.OutcomeAdopted}},
+			Outcomes: map[string][]report.Outcome{"miss-a": {report.OutcomeAdopted}},
 			Reads:    1,
 			Requests: map[string]int{"LIST OK": 1, "GET OK": 1, "PATCH OK": 1},
 		}
@@ -235,7 +237,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		}
 		_, got := run(t, options(snap, nws))
 		want := facts{
-			Outcomes: map[string][]recovery.Outcome{"conditions-a": {recovery.OutcomeAdopted}},
+			Outcomes: map[string][]report.Outcome{"conditions-a": {report.OutcomeAdopted}},
 			Reads:    1, Cache: 1,
 			// The patch from the cached copy conflicts; one live read
 			// shows only the conditions changed; the same change is
@@ -263,7 +265,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		}
 		_, got := run(t, options(snap, nws))
 		want := facts{
-			Outcomes: map[string][]recovery.Outcome{"labels-a": {recovery.OutcomeAdopted}},
+			Outcomes: map[string][]report.Outcome{"labels-a": {report.OutcomeAdopted}},
 			// The cached read, then the live one after the conflict, then
 			// the read the second decision starts from.
 			Reads: 2, Cache: 1, Rereads: 1,
@@ -295,7 +297,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		if diff := cmp.Diff(1, got.Rereads); diff != "" {
 			t.Errorf("rereads -want +got:\n%s", diff)
 		}
-		if o := got.Outcomes["replaced-a"]; len(o) == 0 || o[0] == recovery.OutcomeAdopted {
+		if o := got.Outcomes["replaced-a"]; len(o) == 0 || o[0] == report.OutcomeAdopted {
 			t.Errorf("outcomes %v: the intent's resource is gone, its cloud network must not be adopted by the replacement (report %+v)", o, rep.Entries)
 		}
 		if got := externalName(t, repl); got != "" {

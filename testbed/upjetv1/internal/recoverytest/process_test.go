@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/go-logr/zapr"
 
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
@@ -277,7 +279,7 @@ func TestRecovererUnderManager(t *testing.T) {
 	if err != nil {
 		t.Fatalf("report file: %v", err)
 	}
-	if err := recovery.ValidateReportJSON(b); err != nil {
+	if err := report.ValidateJSON(b); err != nil {
 		t.Errorf("report file does not validate: %v", err)
 	}
 	var progress int

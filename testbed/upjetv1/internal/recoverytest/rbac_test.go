@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	"github.com/google/go-cmp/cmp"
@@ -481,10 +483,10 @@ func TestRBAC(t *testing.T) {
 	})
 	rows := []*row{clearMe, adoptMe, taken}
 	uids := []types.UID{clearMe.obj.GetUID(), adoptMe.obj.GetUID(), taken.obj.GetUID()}
-	decided := map[string][]recovery.Outcome{
-		"rbac-clear": {recovery.OutcomeCleared},
-		"rbac-adopt": {recovery.OutcomeAdopted},
-		"rbac-taken": {recovery.OutcomeConflict},
+	decided := map[string][]report.Outcome{
+		"rbac-clear": {report.OutcomeCleared},
+		"rbac-adopt": {report.OutcomeAdopted},
+		"rbac-taken": {report.OutcomeConflict},
 	}
 
 	t.Run("ReportRoleDryRunReportsEverything", func(t *testing.T) {
@@ -515,7 +517,7 @@ func TestRBAC(t *testing.T) {
 		for _, en := range rep.Entries {
 			resource := strings.ToLower(en.Resource.Kind) + "s"
 			want := fmt.Sprintf("User %q cannot patch resource %q", reporter.user, resource)
-			if en.Outcome != recovery.OutcomeUnresolved || en.Reason != "ApplyFailed" || !strings.Contains(en.Message, want) {
+			if en.Outcome != report.OutcomeUnresolved || en.Reason != "ApplyFailed" || !strings.Contains(en.Message, want) {
 				t.Errorf("%s: %s %s %q; want unresolved ApplyFailed naming %q", en.Resource.Name, en.Outcome, en.Reason, en.Message, want)
 			}
 		}
@@ -570,7 +572,7 @@ func TestRBAC(t *testing.T) {
 			wantRunErr string
 			wantEntry  string
 			// after is the outcome once the permission is back.
-			after recovery.Outcome
+			after report.Outcome
 		}{
 			"NoPatchOnNetworks": {
 				reason:   "adoption needs patch; the decision must wait, not be dropped",
@@ -581,19 +583,19 @@ func TestRBAC(t *testing.T) {
 					}
 				},
 				wantEntry: `cannot patch resource "networks"`,
-				after:     recovery.OutcomeAdopted,
+				after:     report.OutcomeAdopted,
 			},
 			"NoGetOnRecordSets": {
 				reason:   "a journal intent is resolved against its managed resource, which must be read",
 				resource: "recordsets", verb: "get", journaled: true,
 				wantEntry: `cannot get resource "recordsets"`,
-				after:     recovery.OutcomeCleared,
+				after:     report.OutcomeCleared,
 			},
 			"NoListOnNetworks": {
 				reason:   "an unlisted kind may hide unsettled creates: the pass fails and the gate stays shut",
 				resource: "networks", verb: "list",
 				wantRunErr: `cannot list resource "networks"`,
-				after:      recovery.OutcomeCleared,
+				after:      report.OutcomeCleared,
 			},
 		}
 		for name, tc := range cases {
@@ -635,7 +637,7 @@ func TestRBAC(t *testing.T) {
 						t.Fatalf("entries %+v, want 1", rep.Entries)
 					}
 					en := rep.Entries[0]
-					if en.Outcome != recovery.OutcomeUnresolved || !strings.Contains(en.Message, tc.wantEntry) {
+					if en.Outcome != report.OutcomeUnresolved || !strings.Contains(en.Message, tc.wantEntry) {
 						t.Errorf("entry %s %s %q, want unresolved naming %q (%s)", en.Outcome, en.Reason, en.Message, tc.wantEntry, tc.reason)
 					}
 					if gerr := o.Gate.Allow(obj.GetUID()); !errors.Is(gerr, recovery.ErrIntentUnresolved) {
@@ -657,7 +659,7 @@ func TestRBAC(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(map[string][]recovery.Outcome{mr: {tc.after}}, outcomes(rep)); diff != "" {
+				if diff := cmp.Diff(map[string][]report.Outcome{mr: {tc.after}}, outcomes(rep)); diff != "" {
 					t.Errorf("the pass with cli-recover (-want +got):\n%s", diff)
 				}
 			})
@@ -733,7 +735,7 @@ func TestRBAC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"rbac-provider": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"rbac-provider": {report.OutcomeAdopted}}, outcomes(rep)); diff != "" {
 			t.Errorf("the provider's pass (-want +got):\n%s", diff)
 		}
 		if r := e.eventReasons(ctx, "rbac-provider"); !contains(r, recovery.EventAdopted) {

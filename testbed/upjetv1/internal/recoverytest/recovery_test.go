@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
@@ -262,21 +264,21 @@ func (e *env) hasEvent(ctx context.Context, name, reason string) bool {
 	}
 }
 
-func outcomes(rep *recovery.Report) map[string][]recovery.Outcome {
-	out := map[string][]recovery.Outcome{}
+func outcomes(rep *report.Report) map[string][]report.Outcome {
+	out := map[string][]report.Outcome{}
 	for _, e := range rep.Entries {
 		out[e.Resource.Name] = append(out[e.Resource.Name], e.Outcome)
 	}
 	return out
 }
 
-func validate(t *testing.T, rep *recovery.Report) {
+func validate(t *testing.T, rep *report.Report) {
 	t.Helper()
 	b, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := recovery.ValidateReportJSON(b); err != nil {
+	if err := report.ValidateJSON(b); err != nil {
 		t.Errorf("the report does not validate against its schema: %v", err)
 	}
 }
@@ -321,7 +323,7 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"clear-me": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"clear-me": {report.OutcomeCleared}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got):\n%s", diff)
 		}
 		a := e.annotations(ctx, rs)
@@ -349,7 +351,7 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"adopt-me": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"adopt-me": {report.OutcomeAdopted}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got):\n%s", diff)
 		}
 		a := e.annotations(ctx, nw)
@@ -474,7 +476,7 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"www-taken": {recovery.OutcomeConflict}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"www-taken": {report.OutcomeConflict}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got):\n%s", diff)
 		}
 		a := e.annotations(ctx, rs)
@@ -516,11 +518,11 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonArgsDiffer {
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != report.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonArgsDiffer {
 			t.Fatalf("report %+v, want one conflict, %s", rep.Entries, recovery.ReasonArgsDiffer)
 		}
-		want := []recovery.Found{{ID: theirs.ID, Tags: theirs.Tags, CreatedAt: theirs.CreatedAt, LookAlike: true, Arguments: string(recovery.ArgsDifferent), ArgumentsDiffer: []string{"cidrBlock"}}}
-		if diff := cmp.Diff(want, rep.Entries[0].Found, cmpopts.IgnoreFields(recovery.Found{}, "NotOurs")); diff != "" {
+		want := []report.Found{{ID: theirs.ID, Tags: theirs.Tags, CreatedAt: theirs.CreatedAt, LookAlike: true, Arguments: string(recovery.ArgsDifferent), ArgumentsDiffer: []string{"cidrBlock"}}}
+		if diff := cmp.Diff(want, rep.Entries[0].Found, cmpopts.IgnoreFields(report.Found{}, "NotOurs")); diff != "" {
 			t.Errorf("found (-want +got):\n%s", diff)
 		}
 		a := e.annotations(ctx, nw)
@@ -558,7 +560,7 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"strong-differ": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"strong-differ": {report.OutcomeAdopted}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got):\n%s", diff)
 		}
 		if f := rep.Entries[0].Found; len(f) != 1 || f[0].Weak || f[0].Proof != string(recovery.ProofUID) {
@@ -595,7 +597,7 @@ func TestDecisionTable(t *testing.T) {
 		}
 		var orphans []string
 		for _, en := range rep.Entries {
-			if en.Outcome == recovery.OutcomeOrphan {
+			if en.Outcome == report.OutcomeOrphan {
 				orphans = append(orphans, en.Found[0].ID)
 			}
 		}
@@ -675,7 +677,7 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		validate(t, rep)
-		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != recovery.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonLookAlike {
+		if len(rep.Entries) != 1 || rep.Entries[0].Outcome != report.OutcomeConflict || rep.Entries[0].Reason != recovery.ReasonLookAlike {
 			t.Fatalf("entries %+v, want one conflict %s", rep.Entries, recovery.ReasonLookAlike)
 		}
 		if f := rep.Entries[0].Found; len(f) != 1 || !f[0].LookAlike || f[0].Owned || f[0].NotOurs == "" {
@@ -718,7 +720,7 @@ func TestDecisionTable(t *testing.T) {
 		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != ours.ID {
 			t.Errorf("external-name %q, want our own %s, never the older look-alike %s", got, ours.ID, theirs.ID)
 		}
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la": {recovery.OutcomeAdopted}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"vpc-la": {report.OutcomeAdopted}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got): the look-alike is no orphan of ours\n%s", diff)
 		}
 		look := map[string]bool{}
@@ -748,7 +750,7 @@ func TestDecisionTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(map[string][]recovery.Outcome{"vpc-la2": {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+		if diff := cmp.Diff(map[string][]report.Outcome{"vpc-la2": {report.OutcomeCleared}}, outcomes(rep)); diff != "" {
 			t.Errorf("report (-want +got): a look-alike found by tags must not block our create\n%s", diff)
 		}
 		a := e.annotations(ctx, nw)
@@ -877,10 +879,10 @@ func TestDecisionTable(t *testing.T) {
 			t.Fatal(err)
 		}
 		entries, ok, err := r.ResolveObject(ctx, u)
-		if err != nil || !ok || len(entries) != 1 || entries[0].Outcome != recovery.OutcomeAdopted {
+		if err != nil || !ok || len(entries) != 1 || entries[0].Outcome != report.OutcomeAdopted {
 			t.Fatalf("ResolveObject = %+v, %v, %v; want one adopted entry", entries, ok, err)
 		}
-		if diff := cmp.Diff([]string{recovery.SourceJournal, recovery.SourceAnnotation, recovery.SourceIncompleteCreate}[0:1], entries[0].Sources[0:1]); diff != "" {
+		if diff := cmp.Diff([]string{report.SourceJournal, report.SourceAnnotation, report.SourceIncompleteCreate}[0:1], entries[0].Sources[0:1]); diff != "" {
 			t.Errorf("sources (-want +got):\n%s", diff)
 		}
 		if got := e.annotations(ctx, nw)[recovery.AnnotationExternalName]; got != made.ID {
@@ -941,7 +943,7 @@ func TestSelectorLimitsAnnotationScan(t *testing.T) {
 		t.Fatal(err)
 	}
 	validate(t, rep)
-	want := map[string][]recovery.Outcome{"sel-a": {recovery.OutcomeCleared}}
+	want := map[string][]report.Outcome{"sel-a": {report.OutcomeCleared}}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes with selector shard=a (-want +got):\n%s", diff)
 	}
@@ -1002,9 +1004,9 @@ func TestResolvedPatchWakesReconciler(t *testing.T) {
 		t.Fatal(err)
 	}
 	validate(t, rep)
-	want := map[string][]recovery.Outcome{
-		"wake-cleared": {recovery.OutcomeCleared}, "wake-incomplete": {recovery.OutcomeCleared},
-		"wake-adopted": {recovery.OutcomeAdopted}, "wake-conflict": {recovery.OutcomeConflict},
+	want := map[string][]report.Outcome{
+		"wake-cleared": {report.OutcomeCleared}, "wake-incomplete": {report.OutcomeCleared},
+		"wake-adopted": {report.OutcomeAdopted}, "wake-conflict": {report.OutcomeConflict},
 	}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Fatalf("outcomes (-want +got):\n%s", diff)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	"github.com/google/go-cmp/cmp"
@@ -79,9 +81,9 @@ func TestIncompleteAge(t *testing.T) {
 		t.Fatal(err)
 	}
 	validate(t, rep)
-	want := map[string][]recovery.Outcome{
-		oldRS.Name:  {recovery.OutcomeCleared},
-		oldNet.Name: {recovery.OutcomeAdopted},
+	want := map[string][]report.Outcome{
+		oldRS.Name:  {report.OutcomeCleared},
+		oldNet.Name: {report.OutcomeAdopted},
 	}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
@@ -104,7 +106,7 @@ func TestIncompleteAge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string][]recovery.Outcome{young.Name: {recovery.OutcomeCleared}}, outcomes(rep)); diff != "" {
+	if diff := cmp.Diff(map[string][]report.Outcome{young.Name: {report.OutcomeCleared}}, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes of the pass after the age (-want +got):\n%s", diff)
 	}
 }

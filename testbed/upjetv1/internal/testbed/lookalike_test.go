@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	corev1 "k8s.io/api/core/v1"
@@ -142,7 +144,7 @@ func lookAlikeScenario(t *testing.T, cl *Cluster, fc *FakeCloud, p *Provider, re
 	if inFlight > 0 {
 		// The restarted provider's recovery pass met the look-alike of
 		// every Network whose create was in flight, and said so.
-		rep, err := recovery.ReadReportFile(reportPath)
+		rep, err := report.ReadFile(reportPath)
 		if err != nil {
 			t.Fatalf("ReadReportFile(): %v", err)
 		}

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/recovery"
@@ -32,7 +34,7 @@ func TestAWSListerCrash(t *testing.T) {
 	rep := b.restartForReport(t)
 	got := reportEntries(rep, testbed.KindNetwork)
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s/%s", recovery.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofUID); got[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/%s", report.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofUID); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
 		}
 	}
@@ -119,7 +121,7 @@ func TestAWSListerCrashUnverified(t *testing.T) {
 	rep := b.restartForReport(t)
 	got := reportEntries(rep, testbed.KindNetwork)
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s/", recovery.OutcomeUnresolved, recovery.ReasonLookupFailed); got[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/", report.OutcomeUnresolved, recovery.ReasonLookupFailed); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
 		}
 	}

@@ -11,12 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
@@ -256,17 +257,17 @@ func summary(problems []string) string { return strings.Join(problems, "\n") }
 // restartForReport removes the recovery report the last boot wrote,
 // restarts the provider and returns the report of the restarted boot's
 // recovery pass.
-func (b *bed) restartForReport(t *testing.T) *recovery.Report {
+func (b *bed) restartForReport(t *testing.T) *report.Report {
 	t.Helper()
-	report := filepath.Join(b.dir, "recovery.json")
-	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
+	reportPath := filepath.Join(b.dir, "recovery.json")
+	if err := os.Remove(reportPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
 	}
 	b.provider.Restart()
-	var rep *recovery.Report
+	var rep *report.Report
 	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the restarted provider's recovery report", func() (bool, error) {
 		var err error
-		rep, err = recovery.ReadReportFile(report)
+		rep, err = report.ReadFile(reportPath)
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil
 		}
@@ -278,7 +279,7 @@ func (b *bed) restartForReport(t *testing.T) *recovery.Report {
 // reportEntries returns what rep says of each managed resource of kind,
 // by name: "outcome/reason/proof", the proof that of the resource adopted
 // ("" when none was).
-func reportEntries(rep *recovery.Report, kind string) map[string]string {
+func reportEntries(rep *report.Report, kind string) map[string]string {
 	out := map[string]string{}
 	for _, e := range rep.Entries {
 		if e.Resource.Kind != kind {

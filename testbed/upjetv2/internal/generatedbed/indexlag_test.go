@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/recovery"
@@ -62,7 +64,7 @@ func TestLaggingIndexLateCreateCrash(t *testing.T) {
 	rep := b.restartForReport(t)
 	first := reportEntries(rep, "Network")
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s/", recovery.OutcomeUnresolved, recovery.ReasonAbsenceNotYetProven); first[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/", report.OutcomeUnresolved, recovery.ReasonAbsenceNotYetProven); first[mr.GetName()] != want {
 			t.Errorf("%s: the first pass decided %q, want %q: the index cannot show a network made %s ago", mr.GetName(), first[mr.GetName()], want, indexLag)
 		}
 	}

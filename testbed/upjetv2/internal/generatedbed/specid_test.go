@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/adapter"
@@ -94,7 +96,7 @@ func untaggedObserveCrash(t *testing.T, kind, zone, tfResource string, named boo
 	rep := b.restartForReport(t)
 	got := reportEntries(rep, kind)
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s/%s", recovery.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofKeyVacant); got[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/%s", report.OutcomeAdopted, recovery.ReasonAdopted, recovery.ProofKeyVacant); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
 		}
 	}

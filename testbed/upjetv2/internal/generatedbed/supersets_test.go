@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -131,7 +133,7 @@ func TestWeakProofSupersetCrash(t *testing.T) {
 		paused := cur.GetAnnotations()[recovery.AnnotationPaused] == "true"
 		switch m.variant {
 		case "identical":
-			if e.Outcome != recovery.OutcomeAdopted || e.ExternalName != theirs[name].ID {
+			if e.Outcome != report.OutcomeAdopted || e.ExternalName != theirs[name].ID {
 				problems = append(problems, fmt.Sprintf("%s %s (identical): %s/%s bound to %q, want adopted %s", m.kind, name, e.Outcome, e.Reason, e.ExternalName, theirs[name].ID))
 			}
 		default:
@@ -141,9 +143,9 @@ func TestWeakProofSupersetCrash(t *testing.T) {
 					differ = strings.Join(f.ArgumentsDiffer, ",")
 				}
 			}
-			if e.Outcome != recovery.OutcomeConflict || e.Reason != recovery.ReasonArgsDiffer || differ != wantDiffer[m.variant] {
+			if e.Outcome != report.OutcomeConflict || e.Reason != recovery.ReasonArgsDiffer || differ != wantDiffer[m.variant] {
 				problems = append(problems, fmt.Sprintf("%s %s (%s): %s/%s naming %q, want %s/%s naming %q: %s",
-					m.kind, name, m.variant, e.Outcome, e.Reason, differ, recovery.OutcomeConflict, recovery.ReasonArgsDiffer, wantDiffer[m.variant], e.Message))
+					m.kind, name, m.variant, e.Outcome, e.Reason, differ, report.OutcomeConflict, recovery.ReasonArgsDiffer, wantDiffer[m.variant], e.Message))
 			}
 			if !paused {
 				problems = append(problems, fmt.Sprintf("%s %s (%s) is not paused", m.kind, name, m.variant))
@@ -179,7 +181,7 @@ func TestWeakProofSupersetCrash(t *testing.T) {
 }
 
 // entryOf returns rep's entry for the managed resource of kind called name.
-func entryOf(rep *recovery.Report, kind, name string) *recovery.Entry {
+func entryOf(rep *report.Report, kind, name string) *report.Entry {
 	for _, e := range rep.Entries {
 		if e.Resource.Kind == kind && e.Resource.Name == name {
 			return e

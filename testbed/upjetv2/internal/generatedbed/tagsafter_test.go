@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -72,7 +74,7 @@ func TestTagsAfterCreateCrash(t *testing.T) {
 	}
 	got := reportEntries(rep, kindLateTagNetwork)
 	for _, mr := range mrs {
-		if want := fmt.Sprintf("%s/%s/", recovery.OutcomeConflict, recovery.ReasonAbsenceUnproven); got[mr.GetName()] != want {
+		if want := fmt.Sprintf("%s/%s/", report.OutcomeConflict, recovery.ReasonAbsenceUnproven); got[mr.GetName()] != want {
 			t.Errorf("%s: report entry %q, want %q", mr.GetName(), got[mr.GetName()], want)
 		}
 		cur := get(t, b, mr)

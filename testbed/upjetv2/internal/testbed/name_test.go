@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -37,7 +39,7 @@ const perNamespaceBucket = 15
 func TestWrappedProviderCrashName(t *testing.T) {
 	b := newStrategyBed(t)
 	cl, fc, prov := b.Cluster, b.FakeCloud, b.Provider
-	report := b.Report
+	reportPath := b.Report
 	const total = perNamespaceBucket * 2
 	for _, ns := range namespaces {
 		for i := range perNamespaceBucket {
@@ -67,24 +69,24 @@ func TestWrappedProviderCrashName(t *testing.T) {
 	// the report read below is the restarted provider's: a Bucket has its
 	// external name before the create, so its MR can be Ready before the
 	// pass that adopts it has written its report.
-	if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := os.Remove(reportPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("cannot remove the first boot's recovery report: %v", err)
 	}
 	prov.Restart()
 	WaitReady(t, cl, 3*time.Minute, total, buckets...)
 	converged := time.Since(killedAt).Round(100 * time.Millisecond)
 
-	rep := waitReport(t, report)
+	rep := waitReport(t, reportPath)
 	if rep.Summary.Unresolved != 0 || rep.Summary.Conflict != 0 || rep.Summary.Orphan != 0 {
 		t.Errorf("recovery report summary %+v: want no unresolved, conflict or orphan", rep.Summary)
 	}
-	adopted := map[string]*recovery.Entry{}
+	adopted := map[string]*report.Entry{}
 	proofs := map[string]int{}
 	for _, e := range rep.Entries {
 		if e.Resource.Kind != "Bucket" {
 			continue
 		}
-		if e.Outcome != recovery.OutcomeAdopted {
+		if e.Outcome != report.OutcomeAdopted {
 			t.Errorf("%s/%s: %s/%s (%s), found %+v; want adopted", e.Resource.Namespace, e.Resource.Name, e.Outcome, e.Reason, e.Message, e.Found)
 			continue
 		}

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"github.com/intentjournal/intentjournal/recovery"
 )
 
 // createLatency is how long the fake cloud takes over every create in the
@@ -58,18 +59,18 @@ func (b strategyBed) restart(t *testing.T) {
 
 // readReport waits for the recovery report of the boot restart started,
 // and reads it.
-func (b strategyBed) readReport(t *testing.T) *recovery.Report {
+func (b strategyBed) readReport(t *testing.T) *report.Report {
 	t.Helper()
 	return waitReport(t, b.Report)
 }
 
 // waitReport waits for the recovery report at path to exist, and reads it.
-func waitReport(t *testing.T, path string) *recovery.Report {
+func waitReport(t *testing.T, path string) *report.Report {
 	t.Helper()
-	var rep *recovery.Report
+	var rep *report.Report
 	Eventually(t, 2*time.Minute, 100*time.Millisecond, "the provider's recovery report at "+path, func() (bool, error) {
 		var err error
-		rep, err = recovery.ReadReportFile(path)
+		rep, err = report.ReadFile(path)
 		if errors.Is(err, os.ErrNotExist) {
 			return false, nil
 		}

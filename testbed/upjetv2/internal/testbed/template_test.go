@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 
@@ -78,7 +80,7 @@ func TestWrappedProviderCrashTemplate(t *testing.T) {
 	})
 	converged := time.Since(killedAt).Round(time.Second)
 	rep := b.readReport(t)
-	entries := map[string]*recovery.Entry{} // by UID
+	entries := map[string]*report.Entry{} // by UID
 	for _, e := range rep.Entries {
 		if e.Resource.Kind == "Record" {
 			entries[e.Resource.UID] = e
@@ -108,7 +110,7 @@ func TestWrappedProviderCrashTemplate(t *testing.T) {
 			switch {
 			case ExternalName(r) == want && !meta.IsPaused(r):
 				twinsBound++
-			case meta.IsPaused(r) && reported && e.Outcome == recovery.OutcomeConflict:
+			case meta.IsPaused(r) && reported && e.Outcome == report.OutcomeConflict:
 				twinsPaused++
 				t.Logf("twin %s: %s (%s): %s", Key(r), e.Outcome, e.Reason, e.Message)
 			default:
@@ -126,7 +128,7 @@ func TestWrappedProviderCrashTemplate(t *testing.T) {
 		}
 		// RecordedID: the create's callback had recorded its result in
 		// the journal, but not yet settled it, when the kill came.
-		if !reported || e.Outcome != recovery.OutcomeAdopted || len(e.Found) != 1 || e.Found[0].ID != want ||
+		if !reported || e.Outcome != report.OutcomeAdopted || len(e.Found) != 1 || e.Found[0].ID != want ||
 			(e.Found[0].Proof != string(recovery.ProofKeyVacant) && e.Found[0].Proof != string(recovery.ProofRecordedID)) {
 			t.Errorf("%s: in flight at the kill; report %+v; want adopted at %q on the %s (or %s) proof", Key(r), e, want, recovery.ProofKeyVacant, recovery.ProofRecordedID)
 			continue

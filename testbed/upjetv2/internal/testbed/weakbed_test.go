@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
@@ -69,7 +71,7 @@ func newWeakBed(t *testing.T, ns []string, args ...string) weakBed {
 }
 
 // readReport waits for the provider's recovery report and reads it.
-func (b weakBed) readReport(t *testing.T) *recovery.Report {
+func (b weakBed) readReport(t *testing.T) *report.Report {
 	t.Helper()
 	return waitReport(t, b.Report)
 }
@@ -169,8 +171,8 @@ func waitReadyExcept(t *testing.T, c *Cluster, kinds []func() resource.ManagedLi
 }
 
 // entriesByUID returns the report's entries by the managed resource's UID.
-func entriesByUID(rep *recovery.Report) map[string]*recovery.Entry {
-	out := map[string]*recovery.Entry{}
+func entriesByUID(rep *report.Report) map[string]*report.Entry {
+	out := map[string]*report.Entry{}
 	for _, e := range rep.Entries {
 		out[e.Resource.UID] = e
 	}
@@ -178,23 +180,23 @@ func entriesByUID(rep *recovery.Report) map[string]*recovery.Entry {
 }
 
 // foundByID returns the entry's found resource with id.
-func foundByID(e *recovery.Entry, id string) (recovery.Found, bool) {
+func foundByID(e *report.Entry, id string) (report.Found, bool) {
 	for _, f := range e.Found {
 		if f.ID == id {
 			return f, true
 		}
 	}
-	return recovery.Found{}, false
+	return report.Found{}, false
 }
 
 // checkAdopted checks that e adopted id: on a strong proof, or on a weak
 // one flagged weak with its arguments found to match. It reports whether
 // the proof was weak.
-func checkAdopted(t *testing.T, what string, e *recovery.Entry, id string) (weak bool) {
+func checkAdopted(t *testing.T, what string, e *report.Entry, id string) (weak bool) {
 	t.Helper()
 	f, ok := foundByID(e, id)
 	switch {
-	case e.Outcome != recovery.OutcomeAdopted || e.ExternalName != id:
+	case e.Outcome != report.OutcomeAdopted || e.ExternalName != id:
 		t.Errorf("%s: %s/%s (%s) bound to %q, found %+v; want adopted, bound to %q", what, e.Outcome, e.Reason, e.Message, e.ExternalName, e.Found, id)
 	case !ok || !f.Adopted:
 		t.Errorf("%s: adopted, but found %+v does not name %q adopted", what, e.Found, id)
@@ -213,14 +215,14 @@ func checkAdopted(t *testing.T, what string, e *recovery.Entry, id string) (weak
 // checkRefused checks that e is the conflict of a weak proof refused on
 // the arguments of id, someone else's resource: outcome conflict, reason
 // ArgumentsDiffer, id named in found with arguments "differ", not adopted.
-func checkRefused(t *testing.T, what string, e *recovery.Entry, id string) {
+func checkRefused(t *testing.T, what string, e *report.Entry, id string) {
 	t.Helper()
 	if e == nil {
 		t.Errorf("%s: the recovery report has no entry", what)
 		return
 	}
-	if e.Outcome != recovery.OutcomeConflict || e.Reason != recovery.ReasonArgsDiffer {
-		t.Errorf("%s: %s/%s (%s); want %s/%s", what, e.Outcome, e.Reason, e.Message, recovery.OutcomeConflict, recovery.ReasonArgsDiffer)
+	if e.Outcome != report.OutcomeConflict || e.Reason != recovery.ReasonArgsDiffer {
+		t.Errorf("%s: %s/%s (%s); want %s/%s", what, e.Outcome, e.Reason, e.Message, report.OutcomeConflict, recovery.ReasonArgsDiffer)
 	}
 	f, ok := foundByID(e, id)
 	if !ok || f.Adopted || f.Arguments != string(recovery.ArgsDifferent) {

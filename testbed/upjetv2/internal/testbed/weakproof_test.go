@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
+
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
 	corev1 "k8s.io/api/core/v1"
@@ -289,7 +291,7 @@ func TestWeakProofLookAlikeWithinSkew(t *testing.T) {
 // met someone else's resource id: mg paused and bound to nothing, its
 // report entry e a conflict refusing id on its arguments, and a Warning
 // Event IntentConflict on mg.
-func checkVictim(t *testing.T, c *Cluster, mg resource.Managed, e *recovery.Entry, id string) {
+func checkVictim(t *testing.T, c *Cluster, mg resource.Managed, e *report.Entry, id string) {
 	t.Helper()
 	if !meta.IsPaused(mg) || ExternalName(mg) != "" {
 		t.Errorf("the victim: paused %t, external name %q; want paused and bound to nothing (someone else's resource is %q)", meta.IsPaused(mg), ExternalName(mg), id)
@@ -305,7 +307,7 @@ func checkVictim(t *testing.T, c *Cluster, mg resource.Managed, e *recovery.Entr
 }
 
 // summaryCounts is the report's summary without its timings, for logs.
-func summaryCounts(rep *recovery.Report) recovery.Summary {
+func summaryCounts(rep *report.Report) report.Summary {
 	s := rep.Summary
 	s.Timings = nil
 	return s

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/intentjournal/intentjournal/recovery/report"
 
-	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 )
 
 // TestWrappedProviderCrash is TestProviderCrashDuringAsyncCreate with the
@@ -46,11 +46,11 @@ func TestWrappedProviderCrash(t *testing.T) {
 			// in flight.
 			const createLatency = 8 * time.Second
 			dir := t.TempDir()
-			report := filepath.Join(dir, "recovery-report.json")
+			reportPath := filepath.Join(dir, "recovery-report.json")
 			tb := New(t, bins, Options{
 				FakeCloudArgs: []string{fmt.Sprintf(`--faults={"latency":{"create":%q}}`, createLatency)},
 				ProviderArgs: append([]string{"--max-reconcile-rate=100", "--journal=" + filepath.Join(dir, "intents.db"),
-					"--recovery-report=" + report}, tc.args...),
+					"--recovery-report=" + reportPath}, tc.args...),
 				Namespaces: namespaces,
 			})
 			cl, fc, prov := tb.Cluster, tb.FakeCloud, tb.Provider
@@ -91,7 +91,7 @@ func TestWrappedProviderCrash(t *testing.T) {
 
 			// The restarted boot's report replaces the killed one's only
 			// once its pass has patched every MR it decided for.
-			if err := os.Remove(report); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := os.Remove(reportPath); err != nil && !errors.Is(err, os.ErrNotExist) {
 				t.Fatalf("cannot remove the killed boot's recovery report: %v", err)
 			}
 			prov.Restart()
@@ -124,7 +124,7 @@ func TestWrappedProviderCrash(t *testing.T) {
 				}
 			}
 
-			rep := waitReport(t, report)
+			rep := waitReport(t, reportPath)
 			// Every create in flight at the kill is either adopted by the
 			// recovery pass or settled by the create path's own conflict
 			// handling before it; none is left open.
@@ -142,7 +142,7 @@ func TestWrappedProviderCrash(t *testing.T) {
 			// more than inFlight, but only MRs of this test.
 			adopted := map[string]bool{}
 			for _, e := range rep.Entries {
-				if e.Outcome == recovery.OutcomeAdopted {
+				if e.Outcome == report.OutcomeAdopted {
 					adopted[e.Resource.UID] = true
 				}
 			}

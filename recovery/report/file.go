@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	_ "embed" // the report JSON Schema
@@ -10,35 +10,35 @@ import (
 	"github.com/intentjournal/intentjournal/internal/atomicfile"
 )
 
-// ReadReportFile reads and decodes the report at path, refusing a file
-// larger than MaxReportSize before reading it whole.
-func ReadReportFile(path string) (*Report, error) {
+// ReadFile reads and decodes the report at path, refusing a file
+// larger than MaxSize before reading it whole.
+func ReadFile(path string) (*Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: read report: %w", err)
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxReportSize+1))
+	b, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("recovery: read report %s: %w", path, err)
 	}
-	r, err := DecodeReport(b)
+	r, err := Decode(b)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: read report %s: %w", path, err)
 	}
 	return r, nil
 }
 
-// WriteReportFile writes r to path atomically with mode 0600, whatever the
+// WriteFile writes r to path atomically with mode 0600, whatever the
 // umask: it encodes into a temporary file in the same directory, fsyncs it,
 // renames it over path and fsyncs the directory. A crash or an error leaves
 // either the previous file at path or the complete new one, never a partial
 // file; on error the temporary file is removed. When only the final
 // directory fsync fails, the new report is at path but may not survive a
 // power loss, and the error says so.
-func WriteReportFile(path string, r *Report) error {
+func WriteFile(path string, r *Report) error {
 	if r == nil {
-		return fmt.Errorf("recovery: write report %s: %w: nil report", path, ErrMalformedReport)
+		return fmt.Errorf("recovery: write report %s: %w: nil report", path, ErrMalformed)
 	}
 	err := atomicfile.Write(path, 0o600, r.Encode)
 	switch {

@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	"bytes"
@@ -148,7 +148,7 @@ func goldenReportEntries() []Entry {
 // RecordSet conflict, and a Network whose create ran twice (one copy
 // adopted, the other an orphan).
 func goldenReport() *Report {
-	r := NewReport(Source{
+	r := New(Source{
 		Cluster: "https://127.0.0.1:6443",
 		Journal: "/var/lib/provider-fakecloud/intents.db",
 		Owner:   journal.Owner{Replica: "provider-fakecloud-7d9f8b6c5-x2kq4", Epoch: "187a0c2b3e4f5a60-0a0b0c0d"},
@@ -233,7 +233,7 @@ func TestReportNeedsAttention(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			r := NewReport(Source{}, reportT0)
+			r := New(Source{}, reportT0)
 			for _, o := range tc.outcomes {
 				e := Entry{Outcome: o}
 				if o == "cleared+look-alike" {
@@ -259,7 +259,7 @@ func TestReportSort(t *testing.T) {
 			rng.Shuffle(len(e.Sources), func(a, b int) { e.Sources[a], e.Sources[b] = e.Sources[b], e.Sources[a] })
 			rng.Shuffle(len(e.Found), func(a, b int) { e.Found[a], e.Found[b] = e.Found[b], e.Found[a] })
 		}
-		r := NewReport(Source{}, reportT0)
+		r := New(Source{}, reportT0)
 		for _, e := range shuffled {
 			r.Add(e)
 		}
@@ -276,7 +276,7 @@ func TestReportSort(t *testing.T) {
 
 func TestReportAddConcurrent(t *testing.T) {
 	const workers, perWorker = 8, 500
-	r := NewReport(Source{}, reportT0)
+	r := New(Source{}, reportT0)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
@@ -333,11 +333,11 @@ func TestReportAddConcurrent(t *testing.T) {
 		t.Errorf("%d entries after concurrent Add, want %d", len(r.Entries), workers*perWorker)
 	}
 	b := encodeReport(t, r)
-	if _, err := DecodeReport(b); err != nil {
-		t.Errorf("DecodeReport after concurrent Add: %v", err)
+	if _, err := Decode(b); err != nil {
+		t.Errorf("Decode after concurrent Add: %v", err)
 	}
-	if err := ValidateReportJSON(b); err != nil {
-		t.Errorf("ValidateReportJSON after concurrent Add: %v", err)
+	if err := ValidateJSON(b); err != nil {
+		t.Errorf("ValidateJSON after concurrent Add: %v", err)
 	}
 }
 
@@ -348,7 +348,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // syntheticReport returns a report of n entries shaped like the public
 // report that motivated intentjournal: thousands of RecordSet conflicts.
 func syntheticReport(n int) *Report {
-	r := NewReport(Source{Cluster: "https://127.0.0.1:6443", Journal: "/var/lib/provider/intents.db",
+	r := New(Source{Cluster: "https://127.0.0.1:6443", Journal: "/var/lib/provider/intents.db",
 		Owner: journal.Owner{Replica: "provider-0", Epoch: "187a0c2b3e4f5a60-0a0b0c0d"}}, reportT0)
 	for i := range n {
 		name := fmt.Sprintf("www-%05d", i)
@@ -389,7 +389,7 @@ func BenchmarkReport4000(b *testing.B) {
 	b.Run("Decode", func(b *testing.B) {
 		b.SetBytes(int64(len(enc)))
 		for b.Loop() {
-			if _, err := DecodeReport(enc); err != nil {
+			if _, err := Decode(enc); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -400,7 +400,7 @@ func BenchmarkReport4000(b *testing.B) {
 	b.Run("Validate", func(b *testing.B) {
 		b.SetBytes(int64(len(enc)))
 		for b.Loop() {
-			if err := ValidateReportJSON(enc); err != nil {
+			if err := ValidateJSON(enc); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -412,7 +412,7 @@ func BenchmarkReport4000(b *testing.B) {
 		path := filepath.Join(b.TempDir(), "report.json")
 		b.SetBytes(int64(len(enc)))
 		for b.Loop() {
-			if err := WriteReportFile(path, r); err != nil {
+			if err := WriteFile(path, r); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -424,7 +424,7 @@ func BenchmarkReport4000(b *testing.B) {
 
 // TestReportDocExample keeps the example in docs/report.md a valid report.
 func TestReportDocExample(t *testing.T) {
-	md, err := os.ReadFile(filepath.Join("..", "docs", "report.md"))
+	md, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -433,12 +433,12 @@ func TestReportDocExample(t *testing.T) {
 	if !ok || !closed {
 		t.Fatal("docs/report.md has no ```json example")
 	}
-	if err := ValidateReportJSON(example); err != nil {
+	if err := ValidateJSON(example); err != nil {
 		t.Errorf("the example in docs/report.md does not match the schema: %v", err)
 	}
-	r, err := DecodeReport(example)
+	r, err := Decode(example)
 	if err != nil {
-		t.Fatalf("DecodeReport(the example in docs/report.md): %v", err)
+		t.Fatalf("Decode(the example in docs/report.md): %v", err)
 	}
 	golden := goldenReport()
 	for _, e := range r.Entries {

@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	"bytes"
@@ -9,15 +9,15 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// ReportSchemaID is the $id of the report's JSON Schema (draft 2020-12).
-const ReportSchemaID = "https://intentjournal.io/schemas/orphan-report/v1alpha1.json"
+// SchemaID is the $id of the report's JSON Schema (draft 2020-12).
+const SchemaID = "https://intentjournal.io/schemas/orphan-report/v1alpha1.json"
 
 //go:embed schema/report.schema.json
 var reportSchema []byte
 
-// ReportJSONSchema returns the report's JSON Schema (draft 2020-12), the
+// JSONSchema returns the report's JSON Schema (draft 2020-12), the
 // document published as docs/report.schema.json. The caller owns the copy.
-func ReportJSONSchema() []byte { return bytes.Clone(reportSchema) }
+func JSONSchema() []byte { return bytes.Clone(reportSchema) }
 
 // compiledReportSchema compiles the embedded schema once. The compiler
 // loads nothing from the network: the schema is added as a resource and
@@ -30,25 +30,25 @@ var compiledReportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	if err := c.AddResource(ReportSchemaID, doc); err != nil {
+	if err := c.AddResource(SchemaID, doc); err != nil {
 		return nil, fmt.Errorf("recovery: report schema: %w", err)
 	}
-	s, err := c.Compile(ReportSchemaID)
+	s, err := c.Compile(SchemaID)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: report schema: %w", err)
 	}
 	return s, nil
 })
 
-// ValidateReportJSON validates an encoded report against the embedded JSON
+// ValidateJSON validates an encoded report against the embedded JSON
 // Schema (draft 2020-12, with formats such as date-time asserted). It returns
-// an error wrapping ErrMalformedReport and, for a schema violation, the
+// an error wrapping ErrMalformed and, for a schema violation, the
 // library's *jsonschema.ValidationError, whose text lists every failing
 // location. The schema cannot check that the summary matches the entries;
-// DecodeReport does.
-func ValidateReportJSON(b []byte) error {
-	if len(b) > MaxReportSize {
-		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformedReport, len(b), MaxReportSize)
+// Decode does.
+func ValidateJSON(b []byte) error {
+	if len(b) > MaxSize {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrMalformed, len(b), MaxSize)
 	}
 	s, err := compiledReportSchema()
 	if err != nil {
@@ -56,10 +56,10 @@ func ValidateReportJSON(b []byte) error {
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrMalformedReport, err)
+		return fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if err := s.Validate(inst); err != nil {
-		return fmt.Errorf("%w: does not match %s: %w", ErrMalformedReport, ReportSchemaID, err)
+		return fmt.Errorf("%w: does not match %s: %w", ErrMalformed, SchemaID, err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	"bytes"
@@ -45,9 +45,9 @@ func TestWriteReportFileMode(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "report.json")
 			var err error
-			withUmask(mask, func() { err = WriteReportFile(path, goldenReport()) })
+			withUmask(mask, func() { err = WriteFile(path, goldenReport()) })
 			if err != nil {
-				t.Fatalf("WriteReportFile: %v", err)
+				t.Fatalf("WriteFile: %v", err)
 			}
 			fi, err := os.Stat(path)
 			if err != nil {
@@ -56,15 +56,15 @@ func TestWriteReportFileMode(t *testing.T) {
 			if got := fi.Mode(); got != 0o600 {
 				t.Errorf("under umask %04o the report has mode %v, want -rw------- (0600)", mask, got)
 			}
-			got, err := ReadReportFile(path)
+			got, err := ReadFile(path)
 			if err != nil {
-				t.Fatalf("ReadReportFile: %v", err)
+				t.Fatalf("ReadFile: %v", err)
 			}
 			if diff := cmp.Diff(goldenReport(), got, ignoreReportMutex); diff != "" {
-				t.Errorf("ReadReportFile(WriteReportFile(r)) (-want +got):\n%s", diff)
+				t.Errorf("ReadFile(WriteFile(r)) (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff([]string{"report.json"}, dirNames(t, dir)); diff != "" {
-				t.Errorf("WriteReportFile left temporary files (-want +got):\n%s", diff)
+				t.Errorf("WriteFile left temporary files (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -80,7 +80,7 @@ func TestWriteReportFileAtomic(t *testing.T) {
 		// setup prepares dir and returns the path to write.
 		setup func(t *testing.T, dir string) string
 		r     *Report
-		// wantErr is true when WriteReportFile must fail.
+		// wantErr is true when WriteFile must fail.
 		wantErr bool
 		// want is the content at path afterwards; nil means the golden
 		// report.
@@ -119,12 +119,12 @@ func TestWriteReportFileAtomic(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := tc.setup(t, dir)
-			err := WriteReportFile(path, tc.r)
+			err := WriteFile(path, tc.r)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("%s\nWriteReportFile: %v, want error %v", tc.reason, err, tc.wantErr)
 			}
 			if diff := cmp.Diff(tc.names, dirNames(t, dir)); diff != "" {
-				t.Errorf("%s\ndirectory after WriteReportFile (-want +got):\n%s", tc.reason, diff)
+				t.Errorf("%s\ndirectory after WriteFile (-want +got):\n%s", tc.reason, diff)
 			}
 			if fi, err := os.Stat(path); err != nil || fi.IsDir() {
 				return
@@ -180,13 +180,13 @@ func TestWriteReportFileReadOnlyDir(t *testing.T) {
 					return
 				}
 			}
-			errc <- WriteReportFile(path, goldenReport())
+			errc <- WriteFile(path, goldenReport())
 		}()
 		err := <-errc
 		if err == nil {
-			t.Errorf("WriteReportFile(%s) in a read-only directory succeeded", path)
+			t.Errorf("WriteFile(%s) in a read-only directory succeeded", path)
 		} else if !errors.Is(err, os.ErrPermission) {
-			t.Errorf("WriteReportFile(%s) in a read-only directory: got %v, want a permission error", path, err)
+			t.Errorf("WriteFile(%s) in a read-only directory: got %v, want a permission error", path, err)
 		}
 	}
 	if diff := cmp.Diff([]string{"r.json"}, dirNames(t, ro)); diff != "" {
@@ -212,8 +212,8 @@ func TestWriteReportFileCrashChild(t *testing.T) {
 	// either, and a torn file would be visible as a prefix of one.
 	reports := []*Report{syntheticReport(2000), goldenReport()}
 	for i := 0; ; i++ {
-		if err := WriteReportFile(path, reports[i%2]); err != nil {
-			t.Fatalf("child: WriteReportFile: %v", err)
+		if err := WriteFile(path, reports[i%2]); err != nil {
+			t.Fatalf("child: WriteFile: %v", err)
 		}
 	}
 }
@@ -267,7 +267,7 @@ func TestWriteReportFileSIGKILL(t *testing.T) {
 		if err := cmd.Wait(); err == nil || !strings.Contains(err.Error(), "killed") {
 			t.Fatalf("kill %d: the child ended with %v before it was killed:\n%s", i, err, stderr.Bytes())
 		}
-		r, err := ReadReportFile(path)
+		r, err := ReadFile(path)
 		if err != nil {
 			t.Fatalf("kill %d: the report at the path is not complete: %v", i, err)
 		}

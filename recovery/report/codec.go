@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	_ "embed" // the report JSON Schema
@@ -8,44 +8,44 @@ import (
 	"io"
 )
 
-// MaxReportSize bounds an encoded report that DecodeReport, ReadReportFile
-// and ValidateReportJSON accept. A report entry is a few hundred bytes, so
+// MaxSize bounds an encoded report that Decode, ReadFile
+// and ValidateJSON accept. A report entry is a few hundred bytes, so
 // the bound holds about a million entries.
-const MaxReportSize = 512 << 20
+const MaxSize = 512 << 20
 
-// Report errors. DecodeReport and ValidateReportJSON wrap one of these, so
+// Report errors. Decode and ValidateJSON wrap one of these, so
 // callers branch with errors.Is.
 var (
-	// ErrUnsupportedReport reports a well-formed document of another
+	// ErrUnsupported reports a well-formed document of another
 	// apiVersion or kind: a newer major version is refused, never guessed at.
-	ErrUnsupportedReport = errors.New("recovery: unsupported report version")
+	ErrUnsupported = errors.New("recovery: unsupported report version")
 
-	// ErrMalformedReport reports bytes that are not a report of this
+	// ErrMalformed reports bytes that are not a report of this
 	// version: not JSON, fields of the wrong type, unknown outcomes, a
 	// summary that does not match the entries, or a schema violation.
-	ErrMalformedReport = errors.New("recovery: malformed report")
+	ErrMalformed = errors.New("recovery: malformed report")
 )
 
 // check reports the first inconsistency that would make the encoded report
-// fail DecodeReport. The caller holds r.mu.
+// fail Decode. The caller holds r.mu.
 func (r *Report) check() error {
-	if r.APIVersion != ReportAPIVersion || r.Kind != ReportKind {
+	if r.APIVersion != APIVersion || r.Kind != Kind {
 		return fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
-			ErrUnsupportedReport, r.APIVersion, r.Kind, ReportAPIVersion, ReportKind)
+			ErrUnsupported, r.APIVersion, r.Kind, APIVersion, Kind)
 	}
 	var want Summary
 	for i, e := range r.Entries {
 		if e == nil {
-			return fmt.Errorf("%w: entry %d is null", ErrMalformedReport, i)
+			return fmt.Errorf("%w: entry %d is null", ErrMalformed, i)
 		}
 		if !e.Outcome.Valid() {
-			return fmt.Errorf("%w: entry %d (%s): unknown outcome %q", ErrMalformedReport, i, e.Resource, e.Outcome)
+			return fmt.Errorf("%w: entry %d (%s): unknown outcome %q", ErrMalformed, i, e.Resource, e.Outcome)
 		}
 		want.count(e.Outcome)
 	}
 	if r.Summary.counts() != want {
 		return fmt.Errorf("%w: summary %+v does not match the %d entries, which count %+v",
-			ErrMalformedReport, r.Summary.counts(), len(r.Entries), want)
+			ErrMalformed, r.Summary.counts(), len(r.Entries), want)
 	}
 	if t := r.Summary.Timings; t != nil {
 		return t.check()
@@ -54,12 +54,12 @@ func (r *Report) check() error {
 }
 
 // Encode writes the report to w as indented JSON with a trailing newline.
-// It refuses, before writing anything, a report that DecodeReport would
+// It refuses, before writing anything, a report that Decode would
 // refuse: another apiVersion or kind, an unknown outcome, or a summary that
 // does not match the entries. Nil lists are written as empty arrays.
 func (r *Report) Encode(w io.Writer) error {
 	if r == nil {
-		return fmt.Errorf("recovery: encode report: %w: nil report", ErrMalformedReport)
+		return fmt.Errorf("recovery: encode report: %w: nil report", ErrMalformed)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -100,17 +100,17 @@ func (r *Report) normalize() {
 // reportJSON is Report without methods, for encoding and decoding.
 type reportJSON Report
 
-// DecodeReport parses an encoded report. Unknown fields are ignored, so a
+// Decode parses an encoded report. Unknown fields are ignored, so a
 // report of a newer minor version decodes. It returns an error wrapping
-// ErrUnsupportedReport for another apiVersion or kind, and ErrMalformedReport
-// for input over MaxReportSize, input that is not a report, an unknown
+// ErrUnsupported for another apiVersion or kind, and ErrMalformed
+// for input over MaxSize, input that is not a report, an unknown
 // outcome, or a summary that does not match the entries. It never panics.
-// The JSON Schema is stricter: see ValidateReportJSON.
-func DecodeReport(b []byte) (*Report, error) { return decodeReport(b, MaxReportSize) }
+// The JSON Schema is stricter: see ValidateJSON.
+func Decode(b []byte) (*Report, error) { return decode(b, MaxSize) }
 
-func decodeReport(b []byte, limit int) (*Report, error) {
+func decode(b []byte, limit int) (*Report, error) {
 	if len(b) > limit {
-		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrMalformedReport, len(b), limit)
+		return nil, fmt.Errorf("%w: %d bytes, at most %d", ErrMalformed, len(b), limit)
 	}
 	// Read the identity alone first, so that another version whose other
 	// fields changed type is reported as unsupported, not malformed.
@@ -119,18 +119,18 @@ func decodeReport(b []byte, limit int) (*Report, error) {
 		Kind       *string `json:"kind"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return nil, fmt.Errorf("%w: not a JSON object with a string apiVersion and kind: %v", ErrMalformedReport, err)
+		return nil, fmt.Errorf("%w: not a JSON object with a string apiVersion and kind: %v", ErrMalformed, err)
 	}
 	if head.APIVersion == nil || head.Kind == nil {
-		return nil, fmt.Errorf("%w: apiVersion and kind are required", ErrMalformedReport)
+		return nil, fmt.Errorf("%w: apiVersion and kind are required", ErrMalformed)
 	}
-	if *head.APIVersion != ReportAPIVersion || *head.Kind != ReportKind {
+	if *head.APIVersion != APIVersion || *head.Kind != Kind {
 		return nil, fmt.Errorf("%w: apiVersion %q, kind %q: this build reads %s %s",
-			ErrUnsupportedReport, *head.APIVersion, *head.Kind, ReportAPIVersion, ReportKind)
+			ErrUnsupported, *head.APIVersion, *head.Kind, APIVersion, Kind)
 	}
 	r := new(Report)
 	if err := json.Unmarshal(b, (*reportJSON)(r)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformedReport, err)
+		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if err := r.check(); err != nil {
 		return nil, err

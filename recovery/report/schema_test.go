@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	"encoding/json"
@@ -11,12 +11,12 @@ import (
 )
 
 func TestReportSchemaPublished(t *testing.T) {
-	docs, err := os.ReadFile(filepath.Join("..", "docs", "report.schema.json"))
+	docs, err := os.ReadFile(filepath.Join("..", "..", "docs", "report.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(string(ReportJSONSchema()), string(docs)); diff != "" {
-		t.Errorf("docs/report.schema.json differs from the embedded recovery/schema/report.schema.json; copy it: cp recovery/schema/report.schema.json docs/ (-embedded +docs):\n%s", diff)
+	if diff := cmp.Diff(string(JSONSchema()), string(docs)); diff != "" {
+		t.Errorf("docs/report.schema.json differs from the embedded recovery/report/schema/report.schema.json; copy it: cp recovery/report/schema/report.schema.json docs/ (-embedded +docs):\n%s", diff)
 	}
 	var s struct {
 		Schema string `json:"$schema"`
@@ -25,8 +25,8 @@ func TestReportSchemaPublished(t *testing.T) {
 	if err := json.Unmarshal(docs, &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Schema != "https://json-schema.org/draft/2020-12/schema" || s.ID != ReportSchemaID {
-		t.Errorf("schema $schema %q, $id %q; want draft 2020-12 and %q", s.Schema, s.ID, ReportSchemaID)
+	if s.Schema != "https://json-schema.org/draft/2020-12/schema" || s.ID != SchemaID {
+		t.Errorf("schema $schema %q, $id %q; want draft 2020-12 and %q", s.Schema, s.ID, SchemaID)
 	}
 	if _, err := compiledReportSchema(); err != nil {
 		t.Errorf("the embedded schema does not compile: %v", err)
@@ -90,18 +90,18 @@ func TestValidateReportJSON(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			b := mutateGolden(t, tc.edit)
-			err := ValidateReportJSON(b)
+			err := ValidateJSON(b)
 			if tc.valid && err != nil {
 				t.Errorf("%s\nValidateReportJSON: %v, want valid", tc.reason, err)
 			}
-			if !tc.valid && !errors.Is(err, ErrMalformedReport) {
-				t.Errorf("%s\nValidateReportJSON: got %v, want errors.Is ErrMalformedReport", tc.reason, err)
+			if !tc.valid && !errors.Is(err, ErrMalformed) {
+				t.Errorf("%s\nValidateReportJSON: got %v, want errors.Is ErrMalformed", tc.reason, err)
 			}
 		})
 	}
 	for name, b := range map[string]string{"NotJSON": "apiVersion: v1alpha1", "Truncated": `{"apiVersion":`, "Empty": ""} {
-		if err := ValidateReportJSON([]byte(b)); !errors.Is(err, ErrMalformedReport) {
-			t.Errorf("%s: ValidateReportJSON(%q) = %v, want errors.Is ErrMalformedReport", name, b, err)
+		if err := ValidateJSON([]byte(b)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: ValidateJSON(%q) = %v, want errors.Is ErrMalformed", name, b, err)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package recovery
+package report
 
 import (
 	"cmp"
@@ -11,11 +11,11 @@ import (
 	"github.com/intentjournal/intentjournal/journal"
 )
 
-// ReportAPIVersion and ReportKind identify the report format. A decoder
+// APIVersion and Kind identify the report format. A decoder
 // accepts exactly this pair; any other apiVersion is another format.
 const (
-	ReportAPIVersion = "intentjournal.io/v1alpha1"
-	ReportKind       = "OrphanReport"
+	APIVersion = "intentjournal.io/v1alpha1"
+	Kind       = "OrphanReport"
 )
 
 // Outcome is what the recovery pass decided for one unsettled intent.
@@ -73,7 +73,7 @@ var sourceOrder = []string{SourceJournal, SourceAnnotation, SourceIncompleteCrea
 
 // Report is the orphan report: what one recovery pass found and did for every
 // unsettled create intent. Its JSON form is versioned by APIVersion and Kind
-// and described by the schema that ReportJSONSchema returns.
+// and described by the schema that JSONSchema returns.
 //
 // Add is safe for concurrent use; the other methods lock too, but the
 // exported fields are plain data: read them directly only when no Add can
@@ -225,11 +225,11 @@ type Found struct {
 	NotOurs string `json:"notOurs,omitempty"`
 }
 
-// NewReport returns an empty report for src, generated at now (kept in UTC).
-func NewReport(src Source, now time.Time) *Report {
+// New returns an empty report for src, generated at now (kept in UTC).
+func New(src Source, now time.Time) *Report {
 	return &Report{
-		APIVersion:  ReportAPIVersion,
-		Kind:        ReportKind,
+		APIVersion:  APIVersion,
+		Kind:        Kind,
 		GeneratedAt: now.UTC(),
 		Source:      src,
 		Entries:     []*Entry{},
