@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Created records how the async create of the managed resource at key

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -20,6 +18,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // KindOption configures a Kind.

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 func recordMR(ttl int64, rrdatas ...any) *unstructured.Unstructured {

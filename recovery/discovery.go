@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -17,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // discoverJournal emits a candidate per unsettled journal intent in scope.

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 func TestNewTagFinder(t *testing.T) {

@@ -3,8 +3,6 @@ package recovery
 import (
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/go-logr/logr"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -12,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Policy tunes a recovery pass.

@@ -5,9 +5,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // progress counts outcomes and logs them with a rate and an ETA.

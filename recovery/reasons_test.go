@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // TestReasonsAgree checks that one list of reasons holds everywhere: every

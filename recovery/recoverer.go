@@ -5,13 +5,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Recoverer runs the recovery pass as a controller-runtime Runnable. Add it

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"go.uber.org/zap"
 	"golang.org/x/time/rate"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,6 +20,7 @@ import (
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/internal/logging"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Crossplane annotations recovery reads and writes. The keys are the same in

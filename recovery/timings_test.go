@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
 	"go.uber.org/zap"
@@ -20,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // steppingClock returns a clock that moves one millisecond forward at

@@ -7,9 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/intentjournal/intentjournal/internal/tabular"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // reportOptions are the options of `report`.

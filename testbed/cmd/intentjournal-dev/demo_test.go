@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/alecthomas/kong"
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +18,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"

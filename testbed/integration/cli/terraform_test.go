@@ -9,14 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider/tftest"

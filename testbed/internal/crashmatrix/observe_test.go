@@ -4,12 +4,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 func TestLookAlikeFates(t *testing.T) {

@@ -6,12 +6,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"strings"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 )
 

@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/intentjournal/intentjournal/internal/golden"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // TestComputedReport checks the report the demo writes when the provider

@@ -3,9 +3,8 @@ package demo
 import (
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // Result is what one run measured.

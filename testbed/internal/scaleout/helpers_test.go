@@ -3,14 +3,13 @@ package scaleout
 import (
 	"testing"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"

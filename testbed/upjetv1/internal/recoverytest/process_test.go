@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/go-logr/zapr"
 
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	"go.uber.org/zap"

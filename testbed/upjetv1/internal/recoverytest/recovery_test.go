@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	xpresource "github.com/crossplane/crossplane-runtime/pkg/resource"
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +29,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"

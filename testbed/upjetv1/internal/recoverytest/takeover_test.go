@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	"github.com/google/go-cmp/cmp"

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 
 	corev1 "k8s.io/api/core/v1"

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // createLatency is how long the fake cloud takes over every create in the

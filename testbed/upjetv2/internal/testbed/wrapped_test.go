@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // TestWrappedProviderCrash is TestProviderCrashDuringAsyncCreate with the
