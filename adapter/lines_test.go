@@ -16,46 +16,23 @@ import (
 // line to v2 changes import paths, not calls.
 var lineDifferences = map[string]string{
 	// crossplane-runtime v1 spells the connector ExternalConnecter.
-	"method Kind.WrapConnector": "v2 only: crossplane-runtime v2 renamed ExternalConnecter",
-	"method Kind.WrapConnecter": "v1 only: crossplane-runtime v1's ExternalConnecter",
+	"method Kind.WrapConnector":         "v2 only: crossplane-runtime v2 renamed ExternalConnecter",
+	"method Kind.WithExternalConnector": "v2 only: crossplane-runtime v2 renamed ExternalConnecter",
+	"method Kind.WrapConnecter":         "v1 only: crossplane-runtime v1's ExternalConnecter",
+	"method Kind.WithExternalConnecter": "v1 only: crossplane-runtime v1's ExternalConnecter",
 
 	// The generator path: upjet v2's pipeline with the wrapped template,
-	// the kind's facts on its upjet configuration, and what the generated
-	// controllers call.
+	// and the reconciler options the generated controllers append.
 	"const TemplateImportAlias":           "v2 only: the generator path",
 	"func WrapControllerTemplate":         "v2 only: the generator path",
 	"func MustWrapControllerTemplate":     "v2 only: the generator path",
-	"func FromManager":                    "v2 only: the generator path",
-	"func KindFor":                        "v2 only: the generator path",
-	"method Kind.ReconcilerOptions":       "v2 only: the generator path",
-	"method Kind.WithExternalConnector":   "v2 only: the generator path",
-	"func Configure":                      "v2 only: the generator path's per-kind facts",
-	"func Configured":                     "v2 only: the generator path's per-kind facts",
-	"type ResourceOption":                 "v2 only: the generator path's per-kind facts",
-	"func NaturalKey":                     "v2 only: the generator path's per-kind facts",
-	"func NameKeyed":                      "v2 only: the generator path's per-kind facts",
-	"func TagsAfterCreate":                "v2 only: the generator path's per-kind facts",
-	"func NotTagsAfterCreate":             "v2 only: the generator path's per-kind facts",
-	"func ExternalNameFromID":             "v2 only: the generator path's per-kind facts",
-	"func WorkspaceRoot":                  "v2 only: the generator path's per-kind facts (Terraform CLI kinds)",
 	"type SetupOption":                    "v2 only: reconciler options the generated controllers append",
 	"func WithReconcilerOptions":          "v2 only: reconciler options the generated controllers append",
-	"func WithDeterministicExternalNames": "v2 only: reconciler options the generated controllers append",
+	"func WithDeterministicExternalNames": "v2 only: crossplane-runtime v2's managed.WithDeterministicExternalName",
 
-	// The legacy line wires each kind by hand, as its providers' own
-	// controllers do: the per-kind facts are options of Adapter.Kind.
-	"method Adapter.Kind":             "v1 only: kinds wired by hand",
-	"type KindOption":                 "v1 only: kinds wired by hand",
-	"func WithNaturalKey":             "v1 only: kinds wired by hand",
-	"func SpecFields":                 "v1 only: kinds wired by hand",
-	"type KeyFunc":                    "v1 only: kinds wired by hand",
-	"func WithExternalNameFromID":     "v1 only: kinds wired by hand",
-	"func WithConfiguredExternalName": "v1 only: kinds wired by hand",
-	"func WithObservedKeys":           "v1 only: kinds wired by hand",
-	"func WithNameKeyed":              "v1 only: kinds wired by hand (NewFinders reads no configurators)",
-
-	// Recovery through the Terraform CLI, and listers scoped by the
-	// provider config, are built on upjet v2's workspace and setup only.
+	// Terraform CLI kinds: v2 reads their workspace state and looks them
+	// up through the CLI; the legacy line settles them through Observe.
+	"func WorkspaceRoot":    "v2 only: Terraform CLI kinds' workspaces",
 	"func WithTerraformCLI": "v2 only: Terraform CLI kinds' recovery",
 	"func SetupListScope":   "v2 only: the listers' scope from upjet v2's setup",
 }

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/crossplane/crossplane-runtime/pkg/resource"
-	"github.com/crossplane/upjet/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -23,9 +22,9 @@ const DefaultReconcileTimeout = adapter.DefaultReconcileTimeout
 
 // Adapter is the crash-safe create path shared by a provider's kinds (the
 // line-independent adapter.Adapter: journal, recovery Gate and Resolver,
-// owner, metrics), with Kind taking upjet v1's OperationTrackerStore. A
-// nil *Adapter wraps nothing: Kind returns a nil *Kind,
-// HoldUntilRecovered its manager, ReconcileTimeout the default.
+// owner, metrics), whose kinds KindFor wraps from their upjet
+// configuration. A nil *Adapter wraps nothing: KindFor returns a nil
+// *Kind, HoldUntilRecovered its manager, ReconcileTimeout the default.
 type Adapter struct {
 	*adapter.Adapter
 }
@@ -34,8 +33,8 @@ type Adapter struct {
 // manager starts (adapter.Setup on the v1 line): it registers the
 // metrics, opens the journal and takes its file lock, and adds the
 // recovery.Recoverer, whose Gate keeps every create blocked until the
-// recovery pass has scanned, to mgr. Pass the returned Adapter to each
-// kind's controller Setup (see Kind).
+// recovery pass has scanned, to mgr. Each kind's controller Setup finds
+// the Adapter in the manager with KindFor.
 func Setup(mgr manager.Manager, c Config) (*Adapter, error) {
 	a, err := adapter.Setup(mgr, c, line{})
 	if err != nil {
@@ -52,11 +51,12 @@ func (a *Adapter) core() *adapter.Adapter {
 	return a.Adapter
 }
 
-// Kind returns the wrapper for the managed kind gvk. store is the
+// kind returns the wrapper for the managed kind gvk. store is the
 // OperationTrackerStore of upjet's controller Options: after an async
 // create it holds the Terraform state, and so the new resource's ID. A nil
-// Adapter returns a nil *Kind.
-func (a *Adapter) Kind(gvk schema.GroupVersionKind, store *tjcontroller.OperationTrackerStore, opts ...KindOption) *Kind {
+// Adapter returns a nil *Kind. KindFor chooses opts from the kind's
+// configuration.
+func (a *Adapter) kind(gvk schema.GroupVersionKind, store *tjcontroller.OperationTrackerStore, opts ...adapter.KindOption) *Kind {
 	if a == nil {
 		return nil
 	}
@@ -87,42 +87,6 @@ func (a *Adapter) Requeue(ctx context.Context, match func(namespace, name string
 // RequeueBucket is adapter.Adapter's; a nil Adapter returns nil.
 func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, name string) int) func(bucket int) {
 	return a.core().RequeueBucket(ctx, bucketOf)
-}
-
-// KindOption configures a Kind: WithNaturalKey, WithConfiguredExternalName,
-// WithExternalNameFromID, WithObservedKeys.
-type KindOption = adapter.KindOption
-
-// WithObservedKeys makes the kind claim the key its reconcile's own
-// Observe found vacant (adapter.WithObservedKeys), tfResource being its
-// Terraform resource type: what gives an untagged kind whose ID is known
-// before the create the key-vacant proof, at no API write of its own.
-func WithObservedKeys(tfResource string) KindOption { return adapter.WithObservedKeys(tfResource) }
-
-// WithNaturalKey records the kind's natural-key fields in every intent's
-// lookup keys (adapter.WithNaturalKey), e.g. SpecFields("zone", "name").
-func WithNaturalKey(fn KeyFunc) KindOption { return adapter.WithNaturalKey(fn) }
-
-// WithExternalNameFromID sets how the Terraform ID read from upjet's
-// OperationTrackerStore becomes the external name
-// (adapter.WithExternalNameFromID); the default is the ID itself. A kind
-// whose upjet configuration says how (GetExternalNameFn) is better wired
-// with WithConfiguredExternalName.
-func WithExternalNameFromID(fn func(tfID string) (string, error)) KindOption {
-	return adapter.WithExternalNameFromID(fn)
-}
-
-// WithConfiguredExternalName makes the callback of a plugin SDK or
-// framework create settle with the external name r's GetExternalNameFn
-// makes of the state the create left in store: the name upjet's own
-// connectors set after a create and in every Observe. Use it for every
-// kind whose external name is not its Terraform ID (a templated ID, as
-// most GCP and Azure kinds have, where the name is a part of the ID),
-// instead of WithExternalNameFromID. store is the one given to Kind; do
-// not combine it with WithExternalNameFromID, which would convert the
-// name a second time.
-func WithConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) KindOption {
-	return adapter.WithCreatedState(trackedCreated(store, r))
 }
 
 // line is the v1 line for the shared create path: the tags upjet v1

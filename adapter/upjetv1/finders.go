@@ -74,10 +74,6 @@ func WithTemplates(t Templates) FindersOption { return adapter.WithTemplates(t) 
 // kind is report-only (adapter.WithInventory).
 func WithInventory(inv Inventory) FindersOption { return adapter.WithInventory(inv) }
 
-// WithNameKeyed declares kinds whose spec the cloud keeps unique although
-// it assigns the ID (adapter.WithNameKeyed).
-func WithNameKeyed(kinds ...schema.GroupKind) FindersOption { return adapter.WithNameKeyed(kinds...) }
-
 // WithVacantKeys turns on the key-vacant proof for the
 // observe-by-template kinds (adapter.WithVacantKeys); apiReader must not
 // be a cache (mgr.GetAPIReader()).
@@ -113,15 +109,32 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // for the connectors; scheme creates the managed types, so it must know
 // every kind.
 //
+// What a kind's configuration says comes from Configure: NameKeyed,
+// TagsAfterCreate, NotTagsAfterCreate (adapter.WithNameKeyed,
+// WithTagsAfterCreate and WithoutTagsAfterCreate). The shipped
+// tags-after-create lists apply by Terraform resource type with no call
+// (strategy.ShippedTagsAfterCreate).
+//
 // NewFinders logs one info line naming every report-only kind and sets
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
 func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
 	var kinds []adapter.DerivedKind
+	var nameKeyed, tagsAfter []schema.GroupKind
 	for _, p := range providers {
 		for _, name := range slices.Sorted(maps.Keys(p.Resources)) {
 			r := p.Resources[name]
 			gvk := GroupVersionKindOf(p, r)
+			f := adapter.FactsOf(r)
+			if f.NameKeyed {
+				nameKeyed = append(nameKeyed, gvk.GroupKind())
+			}
+			if f.TagsAfterCreate {
+				tagsAfter = append(tagsAfter, gvk.GroupKind())
+			}
+			if f.NotTagsAfterCreate != "" {
+				opts = append(opts, adapter.WithoutTagsAfterCreate(f.NotTagsAfterCreate, gvk.GroupKind()))
+			}
 			newManaged, err := managedFactory(scheme, gvk)
 			if err != nil {
 				return nil, err
@@ -152,6 +165,12 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 			}
 			kinds = append(kinds, k)
 		}
+	}
+	if len(nameKeyed) > 0 {
+		opts = append([]FindersOption{adapter.WithNameKeyed(nameKeyed...)}, opts...)
+	}
+	if len(tagsAfter) > 0 {
+		opts = append([]FindersOption{adapter.WithTagsAfterCreate(tagsAfter...)}, opts...)
 	}
 	return adapter.DeriveFinders(kube, kinds, opts...)
 }

@@ -13,14 +13,6 @@ import (
 	"github.com/intentjournal/intentjournal/recovery"
 )
 
-// KeyFunc returns a managed resource's natural-key fields: see
-// adapter.KeyFunc.
-type KeyFunc = adapter.KeyFunc
-
-// SpecFields returns a KeyFunc reading string fields of spec.forProvider,
-// keyed by their JSON names (adapter.SpecFields).
-func SpecFields(fields ...string) KeyFunc { return adapter.SpecFields(fields...) }
-
 // IntentInput is what BuildIntent needs besides the managed resource.
 type IntentInput = adapter.IntentInput
 

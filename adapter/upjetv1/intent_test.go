@@ -15,6 +15,7 @@ import (
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/journal"
 )
 
@@ -91,7 +92,7 @@ func TestBuildIntent(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		mg      resource.Managed
-		keys    KeyFunc
+		keys    adapter.KeyFunc
 		want    journal.Intent
 		wantErr bool
 	}{
@@ -104,7 +105,7 @@ func TestBuildIntent(t *testing.T) {
 		"NaturalKey": {
 			reason: "The natural-key fields join the tags, as fcrecovery's key finder reads them for deleted MRs.",
 			mg:     rs(nil),
-			keys:   SpecFields("zone", "name"),
+			keys:   adapter.SpecFields("zone", "name"),
 			want: journal.Intent{Resource: ref, ProviderConfig: journal.ProviderConfigRef{Kind: "ProviderConfig", Name: "default"},
 				LookupKeys: withKeys, Owner: owner},
 		},
@@ -123,7 +124,7 @@ func TestBuildIntent(t *testing.T) {
 		"MissingKeyField": {
 			reason:  "A missing natural-key field is an error, not a silently weaker intent.",
 			mg:      rs(func(r *recordSet) { r.Spec.ForProvider.Zone = nil }),
-			keys:    SpecFields("zone", "name"),
+			keys:    adapter.SpecFields("zone", "name"),
 			wantErr: true,
 		},
 		"KeyClash": {

@@ -29,6 +29,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/config"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
@@ -126,7 +127,17 @@ func newHarness(t *testing.T, opts ...func(*upjetv1.Config)) *harness {
 		t.Fatalf("the recovery pass did not finish")
 	}
 	h.store = tjcontroller.NewOperationStore(logging.NewNopLogger())
-	k := h.a.Kind(v1alpha1.RecordSet_GroupVersionKind, h.store, upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")))
+	// The kind as the provider configures it (natural key zone and name),
+	// settling with the tracked ID as it is, on a store of the harness's.
+	p, err := config.GetProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	upjetv1.Configure(p.Resources[config.RecordSetResource], upjetv1.ExternalNameFromID(func(id string) (string, error) { return id, nil }))
+	k, err := upjetv1.KindFor(mgr, tjcontroller.Options{Provider: p, OperationTrackerStore: h.store}, config.RecordSetResource, v1alpha1.RecordSet_GroupVersionKind)
+	if err != nil {
+		t.Fatal(err)
+	}
 	h.cb = k.WrapCallbacks(h.upjet)
 	h.conn = k.WrapConnecter(managed.ExternalConnectorFn(func(context.Context, resource.Managed) (managed.ExternalClient, error) {
 		return h.inner.client(), nil

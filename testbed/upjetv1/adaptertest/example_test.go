@@ -43,7 +43,7 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 	}
 	// snippet:main end
 	// snippet:hold begin
-	if err := setupControllers(ij.HoldUntilRecovered(mgr), o, ij); err != nil {
+	if err := setupControllers(ij.HoldUntilRecovered(mgr), o); err != nil {
 		return err
 	}
 	// snippet:hold end
@@ -51,21 +51,22 @@ func providerMain(mgr ctrl.Manager, o tjcontroller.Options, journalPath string,
 }
 
 // setupControllers is the provider's generated controller.Setup.
-func setupControllers(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapter) error {
-	return setupRecordSet(mgr, o, ij)
+func setupControllers(mgr ctrl.Manager, o tjcontroller.Options) error {
+	return setupRecordSet(mgr, o)
 }
 
 // setupRecordSet is a kind's generated controller Setup, reduced to the
 // lines intentjournal touches.
-func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapter) error {
+func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options) error {
 	cfg := o.Provider.Resources["fakecloud_record_set"]
 	eventHandler := handler.NewEventHandler()
 	// snippet:controller begin
-	// A nil ij gives a nil Kind, whose Wrap methods return their argument.
-	k := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore,
-		upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")),
-		// The external name upjet derives from the state, not the raw ID.
-		upjetv1.WithConfiguredExternalName(o.OperationTrackerStore, cfg))
+	// The wrapper of the kind, from its upjet configuration: a nil k (no
+	// Adapter in mgr) wraps nothing.
+	k, err := upjetv1.KindFor(mgr, o, "fakecloud_record_set", v1alpha1.RecordSet_GroupVersionKind)
+	if err != nil {
+		return err
+	}
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind),
 		tjcontroller.WithEventHandler(eventHandler))
 	connector := k.WrapConnecter(tjcontroller.NewTerraformPluginSDKAsyncConnector(
@@ -73,9 +74,8 @@ func setupRecordSet(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adapte
 		tjcontroller.WithTerraformPluginSDKAsyncCallbackProvider(k.WrapCallbacks(ac)),
 		tjcontroller.WithTerraformPluginSDKAsyncConnectorEventHandler(eventHandler)))
 	r := managed.NewReconciler(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind),
-		managed.WithExternalConnecter(connector),
-		// The timeout recovery assumes; upjet's 3 minutes unless Config says otherwise.
-		managed.WithTimeout(ij.ReconcileTimeout()))
+		// The timeout recovery assumes, after upjet's options.
+		append([]managed.ReconcilerOption{managed.WithExternalConnecter(connector)}, k.ReconcilerOptions()...)...)
 	// snippet:controller end
 	_ = r
 	return nil

@@ -45,8 +45,8 @@ func TestNewFindersTestBed(t *testing.T) {
 		want   map[string]strategy.Strategy
 	}{
 		"WithInventory": {
-			reason: "what run.go would pass: both tagged kinds by tags",
-			opts:   []upjetv1.FindersOption{upjetv1.WithTemplates(strategy.Templates{}), upjetv1.WithInventory(inventory), upjetv1.WithNameKeyed(fcrecovery.RecordSet)},
+			reason: "what run.go passes: both tagged kinds by tags (the RecordSet name-keyed by its configuration)",
+			opts:   []upjetv1.FindersOption{upjetv1.WithTemplates(strategy.Templates{}), upjetv1.WithInventory(inventory)},
 			want: map[string]strategy.Strategy{
 				"RecordSet.fakecloud.intentjournal.io": strategy.ListByTags,
 				"Network.fakecloud.intentjournal.io":   strategy.ListByTags,

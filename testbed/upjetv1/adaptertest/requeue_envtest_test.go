@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tjcontroller "github.com/crossplane/upjet/pkg/controller"
 	"github.com/google/go-cmp/cmp"
 	"github.com/prometheus/client_golang/prometheus"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -18,6 +19,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	itestbed "github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/config"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
@@ -44,13 +46,20 @@ func TestRequeue(t *testing.T) {
 		got <- req.Name
 		return reconcile.Result{}, nil
 	})
-	k := a.Kind(v1alpha1.RecordSet_GroupVersionKind, nil)
+	p, err := config.GetProvider()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := upjetv1.KindFor(mgr, tjcontroller.Options{Provider: p}, config.RecordSetResource, v1alpha1.RecordSet_GroupVersionKind)
+	if err != nil || k == nil {
+		t.Fatalf("KindFor() = %v, %v; want the kind of the manager's adapter", k, err)
+	}
 	if err := ctrl.NewControllerManagedBy(mgr).Named("requeue-test").WatchesRawSource(k.Requeues()).Complete(rec); err != nil {
 		t.Fatalf("cannot set up the controller: %v", err)
 	}
-	var nilAdapter *upjetv1.Adapter
+	var nilKind *upjetv1.Kind // KindFor's without an adapter in the manager
 	if err := ctrl.NewControllerManagedBy(mgr).Named("requeue-test-nil").
-		WatchesRawSource(nilAdapter.Kind(v1alpha1.RecordSet_GroupVersionKind, nil).Requeues()).Complete(rec); err != nil {
+		WatchesRawSource(nilKind.Requeues()).Complete(rec); err != nil {
 		t.Fatalf("cannot set up the controller of a nil adapter's Kind: %v", err)
 	}
 	names := []string{"keep-1", "keep-2", "skip-1"}

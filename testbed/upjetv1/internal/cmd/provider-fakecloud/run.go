@@ -29,7 +29,6 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv1"
 	"github.com/intentjournal/intentjournal/recovery"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/tfprovider"
 	"github.com/intentjournal/intentjournal/testbed/internal/providercmd"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis"
@@ -152,9 +151,6 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if o.Intents() {
 		finders, err := upjetv1.NewFinders(mgr.GetClient(), scheme, opts.SetupFn, []*ujconfig.Provider{provider},
 			upjetv1.WithInventory(controller.RecoveryInventory(mgr.GetClient())),
-			// The RecordSet is unique by zone and name, though the cloud
-			// assigns its ID: upjet's configuration cannot say so.
-			upjetv1.WithNameKeyed(fcrecovery.RecordSet),
 			upjetv1.WithFindersLogger(lr))
 		if err != nil {
 			return err

@@ -131,6 +131,11 @@ func configureRecordSet(p *ujconfig.Provider) {
 	p.AddResourceConfigurator(RecordSetResource, func(r *ujconfig.Resource) {
 		r.ShortGroup = ""
 		r.Kind = "RecordSet"
+		// intentjournal: what upjet's configuration does not say. The
+		// record set is found by zone and name after its managed resource
+		// is gone, and the cloud keeps them unique although it assigns
+		// the ID.
+		upjetv1.Configure(r, upjetv1.NaturalKey("zone", "name"), upjetv1.NameKeyed())
 	})
 }
 

@@ -49,8 +49,16 @@ func SetupWithJournal(mgr ctrl.Manager, o tjcontroller.Options, ij *upjetv1.Adap
 		cps = append(cps, connection.NewDetailsManager(mgr.GetClient(), *o.SecretStoreConfigGVK, connection.WithTLSConfig(o.ESSOptions.TLSConfig)))
 	}
 	eventHandler := handler.NewEventHandler(handler.WithLogger(o.Logger.WithValues("gvk", v1alpha1.RecordSet_GroupVersionKind)))
-	// intentjournal: a nil kind (ij == nil) wraps nothing.
-	ijRecordSet := ij.Kind(v1alpha1.RecordSet_GroupVersionKind, o.OperationTrackerStore, upjetv1.WithNaturalKey(upjetv1.SpecFields("zone", "name")), upjetv1.WithConfiguredExternalName(o.OperationTrackerStore, cfg))
+	// intentjournal: the kind's wrapper, from its upjet configuration; a nil
+	// one (ij == nil) wraps nothing.
+	var ijRecordSet *upjetv1.Kind
+	if ij != nil {
+		k, err := upjetv1.KindFor(mgr, o, config.RecordSetResource, v1alpha1.RecordSet_GroupVersionKind)
+		if err != nil {
+			return err
+		}
+		ijRecordSet = k
+	}
 	ac := tjcontroller.NewAPICallbacks(mgr, xpresource.ManagedKind(v1alpha1.RecordSet_GroupVersionKind), tjcontroller.WithEventHandler(eventHandler), tjcontroller.WithStatusUpdates(false))
 	opts := []managed.ReconcilerOption{
 		managed.WithExternalConnecter(ijRecordSet.WrapConnecter(
