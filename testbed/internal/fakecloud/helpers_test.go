@@ -37,13 +37,21 @@ func newTestStore(t *testing.T) *Store {
 // newTestServer serves s on 127.0.0.1 and returns a client for it.
 func newTestServer(t *testing.T, s *Store, opts ...ServerOption) (*Server, *Client) {
 	t.Helper()
+	srv, c, _ := newTestHTTPServer(t, s, opts...)
+	return srv, c
+}
+
+// newTestHTTPServer is newTestServer that returns the HTTP server too:
+// its Close returns once the handler of every request has.
+func newTestHTTPServer(t *testing.T, s *Store, opts ...ServerOption) (*Server, *Client, *httptest.Server) {
+	t.Helper()
 	srv, err := NewServer(s, append([]ServerOption{WithServerLogger(zaptest.NewLogger(t)), WithSeed(1)}, opts...)...)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return srv, NewClient(hs.URL)
+	return srv, NewClient(hs.URL), hs
 }
 
 // reopen closes s and opens its state file again, closing the new store

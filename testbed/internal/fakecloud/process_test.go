@@ -169,7 +169,19 @@ func TestProcessSIGTERMReleasesHeldRequests(t *testing.T) {
 		_, err := p.Client.CreateNetwork(context.Background(), network(1))
 		errc <- err
 	}()
-	time.Sleep(200 * time.Millisecond) // let the request arrive
+	// The request has arrived and is held once the server counts its
+	// injected timeout, before it starts holding it.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		st, err := p.Client.Stats(context.Background())
+		if err == nil && st.Kinds[fakecloud.KindNetworks].InjectedTimeouts == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the create was not held within 30s (stats %+v, %v)", st.Kinds[fakecloud.KindNetworks], err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	start := time.Now()
 	p.Stop(t)
 	if d := time.Since(start); d > 5*time.Second {

@@ -129,7 +129,7 @@ func (w *WritesPerCreate) Add(m *MRWrites) {
 // reconcile runs again, which may skip a pair of writes; a 409 of a status
 // update is retried and skips none. On a loaded machine nearly every create
 // meets one or the other, and two batches' medians differ by a pair either
-// way (docs/integrating.md). A write the journal added would be on every
+// way (docs/reliability.md). A write the journal added would be on every
 // create, so the least count of the creates that could skip no pair, those
 // with no 409 on the object, is the create path's own count: it must not
 // grow by more than added. A batch may have no such create (the wrapped

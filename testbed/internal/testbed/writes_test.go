@@ -29,7 +29,7 @@ func TestCheckNoAddedWrites(t *testing.T) {
 		return out
 	}
 	all := func(xs ...int) WritesPerCreate { return WritesPerCreate{All: xs} }
-	// v1Alone is the v1 line's subtest run alone (docs/integrating.md):
+	// v1Alone is the v1 line's subtest run alone (docs/reliability.md):
 	// the wrapped median two above the unwrapped, by 409 retries.
 	v1Alone := [2]WritesPerCreate{all(13, 13, 13, 15, 15, 15, 13, 13, 13, 15), all(14, 15, 14, 15, 13, 14, 15, 15, 15, 15)}
 	// v1Today is the v1 subtest on 2026-11-25 (ci-final and a rerun):

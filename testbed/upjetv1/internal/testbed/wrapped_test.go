@@ -110,7 +110,8 @@ func TestWrappedProvider(t *testing.T) {
 	var writes [2]testbed.WritesPerCreate
 	t.Run("APIWritesPerCreate", func(t *testing.T) {
 		for i, wrapped := range []bool{false, true} {
-			args := []string{"--max-reconcile-rate=100", "--log-api-writes"}
+			// --debug logs the reconciles and requests WaitCreatesEnded reads.
+			args := []string{"--max-reconcile-rate=100", "--log-api-writes", "--debug"}
 			prefix := "aw-plain"
 			if wrapped {
 				args = append(args, "--journal", filepath.Join(dir, "writes.db"))
@@ -119,9 +120,12 @@ func TestWrappedProvider(t *testing.T) {
 			p := StartProvider(t, bins.Provider, cl, args...)
 			names := createBatch(t, cl, prefix, perIter, 240+i)
 			waitNamesReady(t, cl, 3*time.Minute, names)
-			time.Sleep(5 * time.Second) // writes still under way after Ready
-			w, per := testbed.CountWrites(t, p.LogPath(), names)
+			// Writes go on after Ready: the async callback's, the reconcile
+			// it requests, a retry after a 409. Count them once every
+			// create has ended, its intent settled when wrapped.
+			testbed.WaitCreatesEnded(t, p.LogPath(), names, wrapped, 2*time.Minute)
 			p.Kill()
+			w, per := testbed.CountWrites(t, p.LogPath(), names)
 			for _, n := range names {
 				writes[i].Add(per[n])
 				t.Logf("  %s: %s", n, strings.Join(per[n].Seq, " "))
@@ -132,7 +136,7 @@ func TestWrappedProvider(t *testing.T) {
 		// The callback's external-name patch replaces upjet v1's late-init
 		// update, and its own event wakes no reconcile (Kind.EventFilter):
 		// the journal adds no write (it added one before the event filter,
-		// docs/integrating.md, Figures).
+		// docs/reliability.md, API writes per create).
 		if err := testbed.CheckNoAddedWrites(writes[0], writes[1], 0); err != nil {
 			t.Error(err)
 		}
