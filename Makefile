@@ -19,7 +19,13 @@ FUZZ_TARGETS := \
 	./internal/failpoint:FuzzParse \
 	./recovery/sdkschema/tfstate:FuzzID \
 	./adapter/upjetv2:FuzzFrameworkAttributes \
-	./adapter/upjetv2:FuzzSDKAttributes
+	./adapter/upjetv2:FuzzSDKAttributes \
+	./testbed/internal/fakeclouddns:FuzzDecodeChange \
+	./testbed/internal/fakeclouddns:FuzzDecodeZone \
+	./testbed/internal/fakeclouddns:FuzzPageToken \
+	./testbed/internal/fakeclouddns:FuzzQuery \
+	./testbed/internal/fakeclouddns:FuzzFaults \
+	./testbed/internal/fakeclouddns:FuzzChangesCreate
 # V1_FUZZ_TARGETS are the legacy line's, run in its workspace (v1.work).
 V1_FUZZ_TARGETS := \
 	./adapter/upjetv1:FuzzFrameworkAttributes \
