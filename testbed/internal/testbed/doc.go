@@ -2,8 +2,7 @@
 // crossplane line: child processes started, SIGKILLed and restarted with
 // their logs kept (Process), the fake cloud process (FakeCloud), the
 // provider process (Provider), building their binaries, Eventually, and
-// a provider's API writes per create, counted (CountWrites) once every
-// create has made its last (WaitCreatesEnded).
+// a provider's API writes per create, counted (CountWrites).
 // Each line's test bed (adapter/upjetv1/internal/testbed,
 // adapter/upjetv2/internal/testbed) adds its control plane, its managed
 // resources and its provider's import path, and re-exports these.

@@ -87,8 +87,7 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	var byKind [2]map[string]*testbed.WritesPerCreate
 	var cli [2]testbed.WritesPerCreate
 	for i, wrapped := range []bool{false, true} {
-		// --debug logs the reconciles and requests WaitCreatesEnded reads.
-		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes", "--debug"}})
+		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes"}})
 		names, kindOf := b.createEveryKind(t, "aw-", perKind)
 		var stuck []string
 		if wrapped {
@@ -96,13 +95,9 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 		} else {
 			stuck = b.waitReadyOrStuck(t, 5*time.Minute, len(names), upjetRepeatedCreate)
 		}
-		// Writes go on after Ready: the async callback's, the reconcile it
-		// requests, a retry after a 409. Count them once every create has
-		// ended, its intent settled when wrapped.
-		ended := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(stuck, n) })
-		testbed.WaitCreatesEnded(t, b.provider.LogPath(), ended, wrapped, 2*time.Minute)
-		b.provider.Kill()
+		time.Sleep(5 * time.Second) // writes still under way after Ready
 		n, per := testbed.CountWrites(t, b.provider.LogPath(), names)
+		b.provider.Kill()
 		byKind[i] = map[string]*testbed.WritesPerCreate{}
 		byConnector := map[string][]int{}
 		var all testbed.WritesPerCreate
