@@ -27,15 +27,18 @@ import (
 // with a failpoint armed, and reads what the SIGKILL left.
 
 // crashChildEnv names the directory the child works in; unset, the child
-// test skips.
+// test runs as the in-process control.
 const crashChildEnv = "INTENTJOURNAL_CREATE_CRASH_DIR"
 
 // TestCreateCrashChild is the child: one Create, whose dispatch leaves a
-// marker file.
+// marker file, in the directory crashChildEnv names. Run on its own (the
+// variable unset, so nothing is armed), it is the control in process: the
+// create journals its intent and dispatches.
 func TestCreateCrashChild(t *testing.T) {
 	dir := os.Getenv(crashChildEnv)
-	if dir == "" {
-		t.Skip("the crash test's child; TestCreateCrash runs it")
+	standalone := dir == ""
+	if standalone {
+		dir = t.TempDir()
 	}
 	mg := newRecord("www")
 	h := newHarness(t, harnessConfig{async: true, journalPath: filepath.Join(dir, "intents.db"), objects: []client.Object{mg.DeepCopy()}})
@@ -46,6 +49,12 @@ func TestCreateCrashChild(t *testing.T) {
 	}
 	if err := h.create(context.Background(), mg); err != nil {
 		t.Fatalf("Create(): %v", err)
+	}
+	if !standalone {
+		return // the parent reads what was left
+	}
+	if _, err := os.Stat(filepath.Join(dir, "dispatched")); err != nil {
+		t.Errorf("the create was not dispatched: %v", err)
 	}
 }
 
