@@ -30,7 +30,20 @@ const (
 	errSettleEarlier  = "cannot create: cannot settle the earlier rejected create"
 	errNothingEarlier = "cannot create yet: the earlier create intent turned out settled; observing afresh"
 	errLivePeer       = "cannot create: the earlier create intent belongs to %s, which is alive; waiting for it to settle or for its Lease to expire"
+	errKeyHeld        = "cannot create: the key %s this create would take is held already, and a create there may replace what holds it; not dispatched (the resolution was %s)"
 )
+
+// AnnotationTakeOverKey, set to "true" on a managed resource, lets its
+// create go ahead when the key probe (WithVacantKeys) finds its key held
+// already. Without it such a create is never dispatched: some Terraform
+// providers replace what holds the key instead of failing
+// (terraform-provider-google's DNS record set deletes a same-named record
+// set it finds on the zone's first page and adds its own in one change),
+// so a create there could silently overwrite someone else's resource. The
+// managed resource is paused instead, with a Warning Event and a report
+// entry naming what holds the key. Set it only when the resource at the
+// key may be replaced by this managed resource's spec.
+const AnnotationTakeOverKey = "intentjournal.io/take-over-key"
 
 // wrap returns err with msg before it, as "msg: err".
 func wrap(err error, msg string) error { return fmt.Errorf("%s: %w", msg, err) }
@@ -180,8 +193,12 @@ func (k *Kind) Create(ctx context.Context, mg client.Object, dispatch func(conte
 	if in.Args, err = createArgs(mg); err != nil {
 		return wrap(err, errBuildIntent)
 	}
-	if in.VacantKey, err = k.probeKey(ctx, mg); err != nil {
+	var held string
+	if in.VacantKey, held, err = k.probeKey(ctx, mg); err != nil {
 		return wrap(err, errProbe)
+	}
+	if held != "" && mg.GetAnnotations()[AnnotationTakeOverKey] != "true" {
+		return k.refuseHeld(ctx, mg, in, held)
 	}
 	if h := k.a.beginHook; h != nil {
 		if err := h(ctx, in); err != nil {
@@ -281,29 +298,61 @@ func (fn KeyProbeFn) ProbeKey(ctx context.Context, mg client.Object) (string, bo
 var _ KeyProbe = KeyProbeFn(nil)
 
 // probeKey returns the key the kind's KeyProbe read free for mg's
-// create; with no probe, the key the reconcile's own Observe found vacant
-// (ObservedKey); or "" when there is none or the key is held (the create
-// goes ahead without the key-vacant proof, and will meet "already
-// exists"). A probe that fails fails the create, which is retried: every
+// create as vacant; with no probe, the key the reconcile's own Observe
+// found vacant (ObservedKey). held is the key when the probe found it
+// held. A probe that fails fails the create, which is retried: every
 // create of a probed kind carries the proof, so a crash never leaves one
 // for an operator that the probe would have proven.
-func (k *Kind) probeKey(ctx context.Context, mg client.Object) (string, error) {
+func (k *Kind) probeKey(ctx context.Context, mg client.Object) (vacant, held string, err error) {
 	p := k.a.probes[k.gvk.GroupKind()]
 	if p == nil {
 		// The key the reconcile's own Observe found vacant, if the
 		// kind claims it (WithObservedKeys).
-		return k.observedKey(mg), nil
+		return k.observedKey(mg), "", nil
 	}
-	key, vacant, err := p.ProbeKey(ctx, mg)
+	key, free, err := p.ProbeKey(ctx, mg)
 	switch {
 	case err != nil:
-		return "", err
-	case !vacant:
-		k.a.log.Info("the key this create will take is held already; creating anyway, the cloud decides",
-			zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.String("key", key))
-		return "", nil
+		return "", "", err
+	case !free:
+		return "", key, nil
 	}
-	return key, nil
+	return key, "", nil
+}
+
+// refuseHeld handles a create whose key the probe found held, on a
+// managed resource that does not allow taking it over
+// (AnnotationTakeOverKey): the create is not dispatched. Its intent is
+// begun and settled at once as refused for a conflict, so that the
+// recovery Resolver decides as for a create the cloud refused as
+// "already exists": what holds the key is adopted only when proven this
+// managed resource's (its UID tag: a create of its own whose record was
+// lost); anything else pauses the managed resource, with a Warning Event
+// and a report entry that names it, until an operator decides.
+func (k *Kind) refuseHeld(ctx context.Context, mg client.Object, in journal.Intent, held string) error {
+	fields := []zap.Field{zap.String("kind", k.gvk.Kind), zap.String("namespace", mg.GetNamespace()), zap.String("resource", mg.GetName()), zap.String("key", held)}
+	k.a.log.Info("create not dispatched: the key it would take is held already", fields...)
+	in, err := k.begin(ctx, mg, in)
+	if err != nil {
+		return wrap(err, errBegin)
+	}
+	k.a.metrics.Begun.WithLabelValues(k.gvk.Kind).Inc()
+	k.a.metrics.Open.Inc()
+	msg := fmt.Sprintf("not dispatched: the probe found %s held before the create (annotate %s=true to take it over)", held, AnnotationTakeOverKey)
+	if _, err := k.settle(ctx, in, journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassConflict, Message: msg}); err != nil {
+		return wrap(err, errBegin)
+	}
+	outcome, fresh, err := k.resolve(ctx, client.ObjectKeyFromObject(mg), mg.GetUID())
+	if err != nil {
+		return wrap(err, errResolve)
+	}
+	if fresh != nil {
+		// Carry what the resolver wrote (paused, or the external name it
+		// adopted) into the object the reconciler writes back.
+		mg.SetAnnotations(fresh.GetAnnotations())
+		mg.SetResourceVersion(fresh.GetResourceVersion())
+	}
+	return fmt.Errorf(errKeyHeld, held, outcome)
 }
 
 // earlier deals with an intent left by an earlier create of mg. It returns

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"go.uber.org/zap"
-	"go.uber.org/zap/zaptest/observer"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -16,8 +15,8 @@ import (
 )
 
 // TestProbeKey: the intent records a key only when the kind's probe read
-// it free; a held key costs the create only the mark, and says so; a
-// failed probe fails the create.
+// it free; a held key is returned as held, for Create to refuse; a failed
+// probe fails the create.
 func TestProbeKey(t *testing.T) {
 	gvk := schema.GroupVersionKind{Group: "fakecloud.m.intentjournal.io", Version: "v1alpha1", Kind: "Record"}
 	const key = "zones/z/records/www/A"
@@ -27,33 +26,26 @@ func TestProbeKey(t *testing.T) {
 	cases := map[string]struct {
 		reason  string
 		probes  map[schema.GroupKind]KeyProbe
-		want    string
-		wantErr bool
-		logged  string // the level of the one line logged, "" for none
+		want     string
+		wantHeld string
+		wantErr  bool
 	}{
 		"NoProbe":   {reason: "a kind with no probe records no key", want: ""},
 		"OtherKind": {reason: "another kind's probe is not this kind's", probes: map[schema.GroupKind]KeyProbe{{Group: "x.io", Kind: "Other"}: probe(true, nil)}, want: ""},
 		"Vacant":    {reason: "a key read free is recorded", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, nil)}, want: key},
-		"Held":      {reason: "a held key is not: the create will meet 'already exists'", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(false, nil)}, want: "", logged: "info"},
+		"Held":      {reason: "a held key is not recorded, but returned as held", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(false, nil)}, want: "", wantHeld: key},
 		"Failed":    {reason: "a failed probe fails the create, to be retried", probes: map[schema.GroupKind]KeyProbe{gvk.GroupKind(): probe(true, errors.New("read timed out"))}, want: "", wantErr: true},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			core, logs := observer.New(zap.InfoLevel)
-			k := &Kind{a: &Adapter{probes: tc.probes, log: zap.New(core)}, gvk: gvk}
+			k := &Kind{a: &Adapter{probes: tc.probes, log: zap.NewNop()}, gvk: gvk}
 			mg := &unstructured.Unstructured{}
 			mg.SetGroupVersionKind(gvk)
 			mg.SetNamespace("team-a")
 			mg.SetName("www")
-			if got, err := k.probeKey(context.Background(), mg); got != tc.want || (err != nil) != tc.wantErr {
-				t.Errorf("%s\nprobeKey = %q, %v; want %q, error %t", tc.reason, got, err, tc.want, tc.wantErr)
-			}
-			var levels []string
-			for _, e := range logs.All() {
-				levels = append(levels, e.Level.String())
-			}
-			if (tc.logged == "" && len(levels) != 0) || (tc.logged != "" && (len(levels) != 1 || levels[0] != tc.logged)) {
-				t.Errorf("%s\nlogged %v, want one %q line", tc.reason, levels, tc.logged)
+			got, held, err := k.probeKey(context.Background(), mg)
+			if got != tc.want || held != tc.wantHeld || (err != nil) != tc.wantErr {
+				t.Errorf("%s\nprobeKey = %q, %q, %v; want %q, %q, error %t", tc.reason, got, held, err, tc.want, tc.wantHeld, tc.wantErr)
 			}
 		})
 	}
@@ -114,10 +106,10 @@ func TestObservedKey(t *testing.T) {
 			if tc.after != nil {
 				tc.after(mg)
 			}
-			if got, err := k.probeKey(context.Background(), mg); got != tc.wantKey || err != nil {
+			if got, _, err := k.probeKey(context.Background(), mg); got != tc.wantKey || err != nil {
 				t.Errorf("%s\nprobeKey = %q, %v; want %q", tc.reason, got, err, tc.wantKey)
 			}
-			if got, _ := k.probeKey(context.Background(), mg); got != "" {
+			if got, _, _ := k.probeKey(context.Background(), mg); got != "" {
 				t.Errorf("%s\na second create recorded %q: the key is the last Observe's, once", tc.reason, got)
 			}
 		})
@@ -128,7 +120,7 @@ func TestObservedKey(t *testing.T) {
 		mg.SetUID("uid-b")
 		k.ObservedKey(mg, key, true)
 		k.ObservedKey(mg, key, false)
-		if got, _ := k.probeKey(context.Background(), mg); got != "" {
+		if got, _, _ := k.probeKey(context.Background(), mg); got != "" {
 			t.Errorf("probeKey = %q after an Observe that found the key held, want none", got)
 		}
 	})
