@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# generate-provider.sh regenerates testbed/upjetv2/generated, the test-bed
-# provider made by upjet's real pipeline, as a provider author's
+# generate-provider.sh [v2|gcpdns] regenerates a provider made by upjet's
+# real pipeline: v2 (the default) testbed/upjetv2/generated, the test-bed
+# provider over terraform-provider-fakecloud; gcpdns testbed/gcpdns, the
+# Cloud DNS provider over terraform-provider-google (in gcp.work). As a
+# provider author's
 # `make generate` does in a repository made from upjet-provider-template
 # (its apis/generate.go), in order:
 #   1. delete what the last run generated: every zz_* file under apis/ and
@@ -20,7 +23,24 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-GEN="${ROOT}/testbed/upjetv2/generated"
+case "${1:-v2}" in
+v2)
+	GEN="${ROOT}/testbed/upjetv2/generated"
+	GENERATOR=(go run ./generated/cmd/generator)
+	GENERATOR_DIR="${ROOT}/testbed/upjetv2"
+	WORK="${ROOT}/go.work"
+	;;
+gcpdns)
+	GEN="${ROOT}/testbed/gcpdns"
+	GENERATOR=(go run ./cmd/generator)
+	GENERATOR_DIR="${GEN}"
+	WORK="${ROOT}/gcp.work"
+	;;
+*)
+	echo "usage: generate-provider.sh [v2|gcpdns]" >&2
+	exit 2
+	;;
+esac
 # shellcheck source=lib/tools.sh
 source "${ROOT}/hack/lib/tools.sh"
 readonly GOIMPORTS_VERSION=v0.30.0
@@ -44,7 +64,7 @@ goimports_dir() {
 mkdir -p "${TOOLS}"
 CONTROLLER_GEN="$(controller_gen v0.20.0 "${ROOT}/hack/tools-gen-v2")"
 PATH="$(goimports_dir):${PATH}"
-export PATH GOWORK="${ROOT}/go.work"
+export PATH
 
 # 1. What the last run generated.
 find "${GEN}/apis" "${GEN}/internal/controller" -name 'zz_*' -type f -delete 2>/dev/null || true
@@ -54,15 +74,16 @@ rm -rf "${GEN}/examples-generated"
 
 # 2. upjet's pipeline.
 log "running upjet's pipeline (cmd/generator)"
-(cd "${ROOT}/testbed/upjetv2" && go run ./generated/cmd/generator "${GEN}")
+(cd "${GENERATOR_DIR}" && GOWORK="${WORK}" "${GENERATOR[@]}" "${GEN}")
 
 # 3. The managed method sets.
 log "writing managed method sets (hack/managedgen)"
-(cd "${ROOT}/hack" && go run ./managedgen -header "${GEN}/hack/boilerplate.go.txt" "${GEN}/apis")
+(cd "${ROOT}/hack" && GOWORK="${ROOT}/go.work" go run ./managedgen -header "${GEN}/hack/boilerplate.go.txt" "${GEN}/apis")
 
 # 4. Deepcopy and CRDs.
 log "writing deepcopy methods and CRDs (controller-gen v0.20.0)"
 cd "${GEN}"
+export GOWORK="${WORK}"
 "${CONTROLLER_GEN}" object:headerFile=hack/boilerplate.go.txt paths=./apis/...
 rm -rf package/crds.tmp
 "${CONTROLLER_GEN}" crd:allowDangerousTypes=true,crdVersions=v1 paths=./apis/... output:artifacts:config=package/crds.tmp

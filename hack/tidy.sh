@@ -14,7 +14,7 @@ readonly prefix=github.com/intentjournal/intentjournal
 # modpath DIR prints the module path declared in DIR/go.mod.
 modpath() { sed -n 's/^module //p' "$1/go.mod"; }
 
-all=(. recovery/sdkschema adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 hack inventory/aws inventory/azure inventory/gcp)
+all=(. recovery/sdkschema adapter/upjetv1 adapter/upjetv2 testbed testbed/upjetv1 testbed/upjetv2 testbed/gcpdns hack inventory/aws inventory/azure inventory/gcp)
 for m in "$@"; do
 	reps=()
 	for o in "${all[@]}"; do

@@ -3,9 +3,8 @@
 // (configureNoForkGCPClient): a copy of the provider per provider
 // configuration, configured in process, its meta handed to upjet in
 // terraform.Setup.Meta.
-//
-// Resolving a ProviderConfig into a Config needs the generated
-// ProviderConfig kinds, which this module does not have yet.
+// TerraformSetupBuilder resolves a managed resource's provider
+// configuration into a Config.
 package clients
 
 import (

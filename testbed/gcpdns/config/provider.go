@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-sdk/v2/helper/schema"
 	"github.com/pkg/errors"
 
+	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/testbed/gcpdns/tfgoogle"
 )
 
@@ -49,6 +50,23 @@ var providerSchema []byte
 
 //go:embed provider-metadata.yaml
 var providerMetadata []byte
+
+// controllerTemplate is the provider's own controller template, shaped as
+// provider-upjet-gcp's (its header says how).
+//
+//go:embed templates/controller.go.tmpl
+var controllerTemplate string
+
+// basePackages are the hand-written packages the generated registration
+// and setup files include: the provider configurations in
+// apis/<scope>/v1beta1 and their controller in
+// internal/controller/<scope>/providerconfig, as provider-upjet-gcp's.
+// upjet's defaults also name an apis/<scope>/v1alpha1, which this
+// provider does not have.
+var basePackages = ujconfig.BasePackages{
+	APIVersion:    []string{"v1beta1"},
+	ControllerMap: map[string]string{"providerconfig": ujconfig.PackageNameConfig},
+}
 
 // oldSingletonListAPIs are the kinds provider-upjet-gcp serves at
 // v1beta2 in the cluster scope (its config/old-singleton-list-apis.txt,
@@ -131,6 +149,10 @@ func newProvider(rootGroup string, sdk *schema.Provider, generation bool) (pc *u
 		ujconfig.WithTerraformProvider(sdk),
 		ujconfig.WithSchemaTraversers(&ujconfig.SingletonListEmbedder{}),
 		ujconfig.WithFeaturesPackage("internal/features"),
+		ujconfig.WithBasePackages(basePackages),
+		// The provider's own template, made crash-safe: the one line a
+		// provider with its own template changes.
+		ujconfig.WithControllerTemplate(upjetv2.MustWrapControllerTemplate(controllerTemplate)),
 	)
 	configureDNS(pc)
 	pc.ConfigureResources()
