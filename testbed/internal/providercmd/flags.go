@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"go.uber.org/zap"
@@ -82,7 +84,7 @@ type Options struct {
 // set, registers (a line's own). Usage and errors go to out.
 func ParseFlags(args []string, out io.Writer, addFlags func(*flag.FlagSet)) (Options, error) {
 	var o Options
-	fs := flag.NewFlagSet("provider-fakecloud", flag.ContinueOnError)
+	fs := flag.NewFlagSet(progName(), flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.StringVar(&o.Kubeconfig, "kubeconfig", "", "Path to a kubeconfig. Empty means $KUBECONFIG, the in-cluster config, or ~/.kube/config.")
 	fs.DurationVar(&o.SyncPeriod, "sync", time.Hour, "Controller manager cache sync period, e.g. 300ms, 1.5h or 2h45m.")
@@ -167,7 +169,7 @@ func RunMain(ctx context.Context, args []string, stderr io.Writer, addFlags func
 		return ExitOK
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "provider-fakecloud: %v\n", err)
+		fmt.Fprintf(stderr, "%s: %v\n", progName(), err)
 		return ExitUsage
 	}
 	zl := NewLogger(stderr, o.Debug)
@@ -193,7 +195,7 @@ func NewLogger(w io.Writer, debug bool) *zap.Logger {
 	enc := zap.NewProductionEncoderConfig()
 	enc.EncodeTime = zapcore.RFC3339NanoTimeEncoder
 	core := zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(zapcore.AddSync(w)), level)
-	return zap.New(core).Named("provider-fakecloud")
+	return zap.New(core).Named(progName())
 }
 
 // Client-side rate limits of the API server client, as ctrl.GetConfig sets
@@ -221,4 +223,13 @@ func RestConfig(path string) (*rest.Config, error) {
 		return nil, fmt.Errorf("cannot get API server rest config: %w", err)
 	}
 	return cfg, nil
+}
+
+// progName is the name the provider runs as, which names its flag set and
+// logger: provider-fakecloud, provider-gcpdns.
+func progName() string {
+	if len(os.Args) == 0 || os.Args[0] == "" {
+		return "provider"
+	}
+	return filepath.Base(os.Args[0])
 }
