@@ -24,8 +24,8 @@ func TestProbeKey(t *testing.T) {
 		return KeyProbeFn(func(context.Context, client.Object) (string, bool, error) { return key, vacant, err })
 	}
 	cases := map[string]struct {
-		reason  string
-		probes  map[schema.GroupKind]KeyProbe
+		reason   string
+		probes   map[schema.GroupKind]KeyProbe
 		want     string
 		wantHeld string
 		wantErr  bool
