@@ -17,6 +17,7 @@ import (
 
 	xpv1 "github.com/crossplane/crossplane-runtime/v2/apis/common/v1"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
+	"github.com/go-logr/logr"
 	dns "google.golang.org/api/dns/v1"
 	"google.golang.org/api/option"
 	corev1 "k8s.io/api/core/v1"
@@ -25,7 +26,9 @@ import (
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/gcpdns/apis/namespaced"
 	dnsv1beta1 "github.com/intentjournal/intentjournal/testbed/gcpdns/apis/namespaced/dns/v1beta1"
 	nsv1beta1 "github.com/intentjournal/intentjournal/testbed/gcpdns/apis/namespaced/v1beta1"
@@ -55,15 +58,28 @@ type bed struct {
 	bin        string
 }
 
+// binary is one build of provider-gcpdns, shared by the package's tests.
+type binary struct {
+	once sync.Once
+	tags string
+	path string
+	err  error
+}
+
 var (
-	buildOnce sync.Once
-	buildDir  string // removed by TestMain
-	builtBin  string
-	buildErr  error
+	// plainBinary is the provider as shipped; failpointBinary is built
+	// with -tags failpoints (internal/failpoint), its crash points armed
+	// by INTENTJOURNAL_FAILPOINTS.
+	plainBinary, failpointBinary = &binary{}, &binary{tags: "failpoints"}
+	buildDir                     string // removed by TestMain
+	buildDirErr                  error
+	buildDirOnce                 sync.Once
 )
 
-// TestMain removes the provider binary the tests shared.
+// TestMain removes the provider binaries the tests shared. envtest logs
+// through controller-runtime's logger, which nothing here reads.
 func TestMain(m *testing.M) {
+	ctrllog.SetLogger(logr.Discard())
 	code := m.Run()
 	if buildDir != "" {
 		_ = os.RemoveAll(buildDir)
@@ -71,24 +87,30 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// providerBinary builds provider-gcpdns once for the package's tests, in
-// the workspace the tests run in (gcp.work).
-func providerBinary(t *testing.T) string {
+// build builds provider-gcpdns once for the package's tests, in the
+// workspace the tests run in (gcp.work), and returns its path.
+func (b *binary) build(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		if buildDir, buildErr = os.MkdirTemp("", "provider-gcpdns-"); buildErr != nil {
+	b.once.Do(func() {
+		buildDirOnce.Do(func() { buildDir, buildDirErr = os.MkdirTemp("", "provider-gcpdns-") })
+		if b.err = buildDirErr; b.err != nil {
 			return
 		}
-		builtBin = filepath.Join(buildDir, "provider-gcpdns")
-		out, err := exec.Command("go", "build", "-o", builtBin, providerPackage).CombinedOutput()
+		b.path = filepath.Join(buildDir, "provider-gcpdns")
+		args := []string{"build", "-o", b.path}
+		if b.tags != "" {
+			b.path += "-" + b.tags
+			args = []string{"build", "-tags", b.tags, "-o", b.path}
+		}
+		out, err := exec.Command("go", append(args, providerPackage)...).CombinedOutput()
 		if err != nil {
-			buildErr = fmt.Errorf("%w\n%s", err, out)
+			b.err = fmt.Errorf("%w\n%s", err, out)
 		}
 	})
-	if buildErr != nil {
-		t.Fatalf("cannot build %s: %v", providerPackage, buildErr)
+	if b.err != nil {
+		t.Fatalf("cannot build %s (tags %q): %v", providerPackage, b.tags, b.err)
 	}
-	return builtBin
+	return b.path
 }
 
 // crdDir returns the generated CRDs' directory.
@@ -110,7 +132,7 @@ func newBed(t *testing.T, pageSize int, changeLatency time.Duration) *bed {
 	t.Helper()
 	testenv.SkipShort(t, "provider-gcpdns (a 1-3 min build) and "+testenv.NeedEnvtest)
 	b := &bed{guard: newOffGuard(t)}
-	b.bin = providerBinary(t)
+	b.bin = plainBinary.build(t)
 	cfg := testenv.StartEnvtest(t, crdDir(t))
 	b.kubeconfig = filepath.Join(t.TempDir(), "kubeconfig")
 	if err := kubeconfig.Write(cfg, b.kubeconfig); err != nil {
@@ -175,8 +197,15 @@ func (b *bed) dnsClient(t *testing.T) *dns.Service {
 // variables pointed at the guard.
 func (b *bed) startProvider(t *testing.T, args ...string) *testbed.Provider {
 	t.Helper()
+	return b.startProviderEnv(t, b.bin, nil, args...)
+}
+
+// startProviderEnv starts the provider binary bin with env added to the
+// guard's.
+func (b *bed) startProviderEnv(t *testing.T, bin string, env []string, args ...string) *testbed.Provider {
+	t.Helper()
 	all := append([]string{"--kubeconfig", b.kubeconfig, "--metrics-bind-address", "0", "--poll=10s", "--max-reconcile-rate=50"}, args...)
-	p := &testbed.Provider{Process: testbed.StartProcess(t, "provider-gcpdns", b.bin, all, b.guard.env()...)}
+	p := &testbed.Provider{Process: testbed.StartProcess(t, "provider-gcpdns", bin, all, append(b.guard.env(), env...)...)}
 	t.Logf("provider-gcpdns started (pid %d): %s", p.Pid(), strings.Join(args, " "))
 	return p
 }
@@ -252,6 +281,22 @@ func pendingIncomplete(r *dnsv1beta1.RecordSet) bool {
 // paused reports whether r carries crossplane.io/paused.
 func paused(r *dnsv1beta1.RecordSet) bool { return meta.IsPaused(r) }
 
+// warned reports whether r has a Warning Event IntentConflict: its create
+// was resolved as a conflict, paused and reported.
+func (b *bed) warned(t *testing.T, r client.Object) bool {
+	t.Helper()
+	events := &corev1.EventList{}
+	if err := b.kube.List(context.Background(), events, client.InNamespace(r.GetNamespace())); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range events.Items {
+		if e.InvolvedObject.UID == r.GetUID() && e.Type == corev1.EventTypeWarning && e.Reason == recovery.EventConflict {
+			return true
+		}
+	}
+	return false
+}
+
 // offGuard stands in for everything off the machine: the provider's
 // HTTP_PROXY, HTTPS_PROXY and GCE_METADATA_HOST point at it, so any
 // request the provider sends to a host other than loopback reaches it
@@ -261,6 +306,9 @@ type offGuard struct {
 	srv *httptest.Server
 	mu  sync.Mutex
 	hit []string
+	// control: the test sends traffic off the machine on purpose, to show
+	// that the guard sees it; hits do not fail it.
+	control bool
 }
 
 func newOffGuard(t *testing.T) *offGuard {
@@ -280,7 +328,7 @@ func newOffGuard(t *testing.T) *offGuard {
 	}))
 	t.Cleanup(func() {
 		g.srv.Close()
-		if got := g.hits(); len(got) != 0 {
+		if got := g.hits(); len(got) != 0 && !g.control {
 			t.Errorf("the provider sent %d request(s) off the machine: %v", len(got), got)
 		}
 	})

@@ -10,7 +10,6 @@ import (
 	"github.com/crossplane/crossplane-runtime/v2/pkg/meta"
 	"github.com/google/go-cmp/cmp"
 	dns "google.golang.org/api/dns/v1"
-	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
@@ -111,15 +110,7 @@ func TestNoSilentOverwrite(t *testing.T) {
 				if meta.GetExternalName(r) != "" && meta.GetExternalName(r) != name {
 					t.Errorf("%s: bound to %q; want unbound", name, meta.GetExternalName(r))
 				}
-				events := &corev1.EventList{}
-				if err := b.kube.List(ctx, events, client.InNamespace(namespace)); err != nil {
-					t.Fatal(err)
-				}
-				warned := false
-				for _, e := range events.Items {
-					warned = warned || (e.InvolvedObject.UID == r.GetUID() && e.Type == corev1.EventTypeWarning && e.Reason == recovery.EventConflict)
-				}
-				if !warned {
+				if !b.warned(t, r) {
 					t.Errorf("%s: no Warning Event %s", name, recovery.EventConflict)
 				}
 			}
