@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -127,9 +129,11 @@ func orDot(dir string) string {
 // Workspace returns the absolute path of the go.work file that builds the
 // module at moduleDir: the repository holds one per crossplane line (go.work
 // for v2, v1.work for v1), since the two lines pin different
-// controller-runtime versions. It looks in the first directory above
-// moduleDir that holds a go.work for a *.work file whose use directives
-// name moduleDir.
+// controller-runtime versions, and gcp.work for the Cloud DNS provider. It
+// looks in the first directory above moduleDir that holds a go.work for a
+// *.work file whose use directives name moduleDir, go.work first: a module
+// in more than one (adapter/upjetv2 is in go.work and gcp.work) builds in
+// go.work.
 func Workspace(moduleDir string) (string, error) {
 	mod, err := filepath.Abs(moduleDir)
 	if err != nil {
@@ -141,6 +145,16 @@ func Workspace(moduleDir string) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("workspace of %s: %w", moduleDir, err)
 			}
+			main := filepath.Join(root, "go.work")
+			slices.SortStableFunc(works, func(a, b string) int {
+				switch {
+				case a == main && b != main:
+					return -1
+				case b == main && a != main:
+					return 1
+				}
+				return strings.Compare(a, b)
+			})
 			for _, w := range works {
 				data, err := os.ReadFile(w)
 				if err != nil {

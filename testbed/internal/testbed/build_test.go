@@ -16,6 +16,7 @@ func TestWorkspace(t *testing.T) {
 		{"../../upjetv1", "v1.work"},
 		{"../../../adapter/upjetv1", "v1.work"},
 		{"../../../adapter/upjetv2", "go.work"},
+		{"../../gcpdns", "gcp.work"},
 	} {
 		got, err := Workspace(tc.module)
 		if err != nil {
