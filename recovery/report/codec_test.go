@@ -245,6 +245,11 @@ func FuzzDecode(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(timed)
+	scanned, err := os.ReadFile(filepath.Join("testdata", reportScanGoldenFile))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(scanned)
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{"timings":{"wallMs":-9223372036854775808,"lookups":1e3}},"entries":[]}`))
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{},"entries":[]}`))
 	f.Add([]byte(`{"apiVersion":"intentjournal.io/v1alpha1","kind":"OrphanReport","summary":{"total":1,"conflict":1},"entries":[{"outcome":"conflict","found":[{"id":"x","createdAt":"2026-01-01T00:00:00+01:00"}]}]}`))

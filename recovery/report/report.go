@@ -65,11 +65,16 @@ const (
 	// crossplane.io/external-create-pending annotation newer than both
 	// -succeeded and -failed, with no intent recorded.
 	SourceIncompleteCreate = "incomplete-create"
+	// SourceScan is `intentjournal scan`: a managed resource of a stock
+	// provider (no journal, no intent annotation) whose annotations and
+	// conditions show a create that may have leaked. The entry's Scan says
+	// why it was taken up.
+	SourceScan = "scan"
 )
 
 // sourceOrder is the canonical order of an entry's sources, as the schema's
 // enum lists them.
-var sourceOrder = []string{SourceJournal, SourceAnnotation, SourceIncompleteCreate}
+var sourceOrder = []string{SourceJournal, SourceAnnotation, SourceIncompleteCreate, SourceScan}
 
 // Report is the orphan report: what one recovery pass found and did for every
 // unsettled create intent. Its JSON form is versioned by APIVersion and Kind
@@ -162,7 +167,7 @@ type Entry struct {
 	// Resource is the managed resource the intent belongs to.
 	Resource journal.ResourceRef `json:"resource"`
 	// Sources say where the intent was found: SourceJournal,
-	// SourceAnnotation, SourceIncompleteCreate.
+	// SourceAnnotation, SourceIncompleteCreate, SourceScan.
 	Sources []string `json:"sources"`
 	// IntendedExternalName is the external name the create was going to
 	// use, when it was known before the create.
@@ -181,6 +186,9 @@ type Entry struct {
 	Message string `json:"message,omitempty"`
 	// Action is the concrete command or annotation that resolves the entry.
 	Action string `json:"action,omitempty"`
+	// Scan is what `intentjournal scan` found and did; nil in the entries
+	// of a recovery pass. Added in v1alpha1 as an optional field.
+	Scan *Scan `json:"scan,omitempty"`
 }
 
 // Found is one cloud resource that the lookup for an intent returned.
@@ -271,8 +279,8 @@ func (r *Report) AddNote(note string) {
 // Sort puts the report in a stable order, independent of the order in which
 // concurrent workers added entries: entries by resource kind, namespace,
 // name, UID, intent ID, outcome and first found ID; the sources of each
-// entry in canonical order (journal, annotation, incomplete-create, then
-// any other); its found resources by ID.
+// entry in canonical order (journal, annotation, incomplete-create, scan,
+// then any other); its found resources by ID.
 func (r *Report) Sort() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
