@@ -15,6 +15,7 @@ FUZZ_TARGETS := \
 	./recovery/terraform:FuzzParseDiagnostics \
 	./recovery/strategy:FuzzDecodeKinds \
 	./recovery/strategy:FuzzDecodeTemplates \
+	./recovery/scan:FuzzClassify \
 	./inventory:FuzzParseListings \
 	./internal/failpoint:FuzzParse \
 	./recovery/sdkschema/tfstate:FuzzID \

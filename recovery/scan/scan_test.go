@@ -1,0 +1,372 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/tools/record"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+
+	"github.com/intentjournal/intentjournal/recovery"
+	"github.com/intentjournal/intentjournal/recovery/report"
+)
+
+var (
+	recordSets = schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "RecordSet"}
+	networks   = schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "Network"}
+)
+
+// crossplaneTags are the tags upjet's tagger writes for a managed
+// resource of kind called name.
+func crossplaneTags(kind, name string) map[string]string {
+	return map[string]string{
+		recovery.TagCrossplaneKind:           strings.ToLower(kind) + ".fakecloud.intentjournal.io",
+		recovery.TagCrossplaneName:           name,
+		recovery.TagCrossplaneProviderConfig: "default",
+	}
+}
+
+// stockMR is a managed resource of kind as a stock provider leaves it: its
+// tagger's tags in spec.forProvider.tags, a provider config, and opts.
+func stockMR(kind, name string, opts ...mrOption) *unstructured.Unstructured {
+	u := newMR(name, opts...)
+	u.SetKind(kind)
+	tags := map[string]any{}
+	for k, v := range crossplaneTags(kind, name) {
+		tags[k] = v
+	}
+	_ = unstructured.SetNestedMap(u.Object, tags, "spec", "forProvider", "tags")
+	_ = unstructured.SetNestedField(u.Object, "default", "spec", "providerConfigRef", "name")
+	return u
+}
+
+// cloud is what the fake finders find, by managed resource name.
+type cloud map[string][]recovery.ExternalResource
+
+func (c cloud) finder() recovery.Finder {
+	return recovery.FinderFn(func(_ context.Context, cand *recovery.Candidate) ([]recovery.ExternalResource, error) {
+		return c[cand.Intent.Resource.Name], nil
+	})
+}
+
+// ours is a cloud resource a stock provider's create made for the managed
+// resource kind/name: its crossplane tags, made after the managed resource,
+// the same arguments.
+func ours(kind, name, id string) recovery.ExternalResource {
+	return recovery.ExternalResource{ID: id, Tags: crossplaneTags(kind, name), CreatedAt: t0.Add(90 * time.Second), Args: recovery.ArgsSame}
+}
+
+// crash is the cluster and cloud a stock provider killed mid-create left,
+// with one managed resource of each shape.
+func crash() ([]*unstructured.Unstructured, cloud) {
+	strong := ours("Network", "net-strong", "net-00000000000000aa")
+	strong.Tags[recovery.TagUID] = "uid-net-strong"
+	someoneElses := recovery.ExternalResource{ID: "rs-00000000000000ff", Tags: map[string]string{"owner": "dns-team"}, CreatedAt: t0.Add(-time.Hour)}
+	objs := []*unstructured.Unstructured{
+		stockMR("RecordSet", "rs-ok", succeeded, named("rs-0000000000000001"), ready),
+		stockMR("RecordSet", "rs-paused", pending, paused),
+		stockMR("RecordSet", "rs-pending", pending),
+		stockMR("RecordSet", "rs-nothing", pending),
+		stockMR("RecordSet", "rs-loop", succeeded, notReady, loopSynced, loopAsync),
+		stockMR("Network", "net-b", succeeded, notReady),
+		stockMR("Network", "net-twin", succeeded, notReady),
+		stockMR("Network", "net-asyncfail", succeeded, notReady, timeout),
+		stockMR("Network", "net-strong", succeeded, notReady),
+	}
+	c := cloud{
+		"rs-ok":      {ours("RecordSet", "rs-ok", "rs-0000000000000001")},
+		"rs-pending": {ours("RecordSet", "rs-pending", "rs-00000000000000a1")},
+		"rs-loop":    {someoneElses},
+		"net-b":      {ours("Network", "net-b", "net-00000000000000b1")},
+		"net-twin":   {ours("Network", "net-twin", "net-00000000000000c1"), ours("Network", "net-twin", "net-00000000000000c2")},
+		"net-strong": {strong},
+	}
+	return objs, c
+}
+
+// newCluster returns a fake API server holding objs.
+func newCluster(objs []*unstructured.Unstructured) client.WithWatch {
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(recordSets, meta.RESTScopeRoot)
+	mapper.Add(networks, meta.RESTScopeRoot)
+	b := fake.NewClientBuilder().WithRESTMapper(mapper)
+	for _, o := range objs {
+		b = b.WithObjects(o.DeepCopy())
+	}
+	return b.Build()
+}
+
+// options returns scan options over cl and c.
+func options(cl client.Client, c cloud, apply bool) Options {
+	return Options{
+		Client:  cl,
+		Kinds:   []schema.GroupVersionKind{recordSets, networks},
+		Finders: map[schema.GroupKind]recovery.Finder{recordSets.GroupKind(): c.finder(), networks.GroupKind(): c.finder()},
+		Apply:   apply,
+		Policy:  recovery.Policy{Concurrency: 3, RetryBackoff: time.Millisecond},
+		Source:  report.Source{Cluster: "test"},
+		Now:     func() time.Time { return t0.Add(2 * time.Hour) },
+	}
+}
+
+// row is what a test checks of one entry.
+type row struct {
+	Outcome report.Outcome
+	Reason  string
+	Reasons []string
+	Actions []string // type, "+" when applied
+}
+
+func rows(t *testing.T, rep *report.Report) map[string]row {
+	t.Helper()
+	out := map[string]row{}
+	for _, e := range rep.Entries {
+		if !slices.Equal(e.Sources, []string{report.SourceScan}) {
+			t.Errorf("%s: sources %q, want [scan]", e.Resource.Name, e.Sources)
+		}
+		r := row{Outcome: e.Outcome, Reason: e.Reason}
+		if e.Scan != nil {
+			r.Reasons = e.Scan.Reasons
+			for _, a := range e.Scan.Actions {
+				s := a.Type
+				if a.Type == report.ScanActionAdopt {
+					s += " " + a.ExternalName
+				}
+				if a.Applied {
+					s += " +"
+				}
+				r.Actions = append(r.Actions, s)
+			}
+		}
+		key := e.Resource.Name
+		if e.Outcome == report.OutcomeOrphan {
+			key += "/orphan"
+		}
+		out[key] = r
+	}
+	return out
+}
+
+// validate encodes rep and checks it against the report's schema and
+// decoder.
+func validate(t *testing.T, rep *report.Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := rep.Encode(&buf); err != nil {
+		t.Fatalf("Encode: %v", err)
+	}
+	if err := report.ValidateJSON(buf.Bytes()); err != nil {
+		t.Errorf("the scan's report does not validate: %v\n%s", err, buf.String())
+	}
+	if _, err := report.Decode(buf.Bytes()); err != nil {
+		t.Errorf("the scan's report does not decode: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// versions returns every managed resource's resourceVersion and
+// annotations.
+func versions(t *testing.T, cl client.Client) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, gvk := range []schema.GroupVersionKind{recordSets, networks} {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+		if err := cl.List(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range l.Items {
+			b, _ := json.Marshal(o.GetAnnotations())
+			out[o.GetName()] = o.GetResourceVersion() + " " + string(b)
+		}
+	}
+	return out
+}
+
+// The entries every crash gives, without --apply.
+var wantDryRun = map[string]row{
+	"rs-pending": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonReportOnly, Reasons: []string{"CreatePending"},
+		Actions: []string{"adopt rs-00000000000000a1"}},
+	"rs-nothing": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonNothingCreated, Reasons: []string{"CreatePending"},
+		Actions: []string{"remove-pending"}},
+	"rs-loop": {Outcome: report.OutcomeConflict, Reason: recovery.ReasonNotOurs, Reasons: []string{"AlreadyExistsLoop", "CreateSucceededUnbound"},
+		Actions: []string{"pause", "adopt rs-00000000000000ff"}},
+	"net-b": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonReportOnly, Reasons: []string{"CreateSucceededUnbound"},
+		Actions: []string{"pause", "adopt net-00000000000000b1"}},
+	"net-twin": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonReportOnly, Reasons: []string{"CreateSucceededUnbound"},
+		Actions: []string{"pause", "adopt net-00000000000000c1", "adopt net-00000000000000c2"}},
+	"net-asyncfail": {Outcome: report.OutcomeCleared, Reason: recovery.ReasonNothingCreated, Reasons: []string{"AsyncCreateFailed", "CreateSucceededUnbound"}},
+	"net-strong": {Outcome: report.OutcomeAdopted, Reason: recovery.ReasonAdopted, Reasons: []string{"CreateSucceededUnbound"},
+		Actions: []string{"adopt net-00000000000000aa"}},
+}
+
+// TestRun runs the scan against a fake API server and fake finders: every
+// shape a killed stock provider leaves, with and without --apply.
+func TestRun(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("NoCrash", func(t *testing.T) {
+		objs, c := crash()
+		cl := newCluster(objs[:1])
+		rep, err := Run(ctx, options(cl, c, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if len(rep.Entries) != 0 || rep.NeedsAttention() {
+			t.Errorf("a cluster with no crash: %d entries, needs attention %v; want none", len(rep.Entries), rep.NeedsAttention())
+		}
+	})
+
+	t.Run("DryRun", func(t *testing.T) {
+		objs, c := crash()
+		cl := newCluster(objs)
+		before := versions(t, cl)
+		rec := record.NewFakeRecorder(100)
+		o := options(cl, c, false)
+		o.Recorder = rec
+		rep, err := Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		if diff := cmp.Diff(wantDryRun, rows(t, rep)); diff != "" {
+			t.Errorf("entries (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(before, versions(t, cl)); diff != "" {
+			t.Errorf("a scan without --apply wrote (-before +after):\n%s", diff)
+		}
+		if n := len(rec.Events); n != 0 {
+			t.Errorf("a scan without --apply posted %d Events", n)
+		}
+		if !rep.Source.DryRun || !rep.NeedsAttention() {
+			t.Errorf("source.dryRun %v, needs attention %v; want both", rep.Source.DryRun, rep.NeedsAttention())
+		}
+		if tm := rep.Summary.Timings; tm == nil || tm.LookupCount != 7 || tm.PatchCount != 0 {
+			t.Errorf("timings %+v, want 7 lookups and no patch", tm)
+		}
+		for _, e := range rep.Entries {
+			if e.NeedsAttention() && !strings.Contains(e.Action, "kubectl annotate") {
+				t.Errorf("%s needs attention and its action names no kubectl command: %q", e.Resource.Name, e.Action)
+			}
+			if e.Resource.Name == "net-twin" && !strings.Contains(e.Message, "Ambiguous") {
+				t.Errorf("net-twin's two look-alikes within the window are not reported as ambiguous: %q", e.Message)
+			}
+		}
+	})
+
+	t.Run("Apply", func(t *testing.T) {
+		objs, c := crash()
+		cl := newCluster(objs)
+		rec := record.NewFakeRecorder(100)
+		o := options(cl, c, true)
+		o.Recorder = rec
+		rep, err := Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		want := map[string]row{}
+		for k, r := range wantDryRun {
+			r.Actions = slices.Clone(r.Actions)
+			for i, a := range r.Actions {
+				if a == "pause" || a == "adopt net-00000000000000aa" {
+					r.Actions[i] += " +"
+				}
+			}
+			want[k] = r
+		}
+		if diff := cmp.Diff(want, rows(t, rep)); diff != "" {
+			t.Errorf("entries (-want +got):\n%s", diff)
+		}
+		if rep.Source.DryRun {
+			t.Error("source.dryRun is true under --apply")
+		}
+		got := map[string]map[string]string{}
+		for name, v := range versions(t, cl) {
+			_, annJSON, _ := strings.Cut(v, " ")
+			var a map[string]string
+			_ = json.Unmarshal([]byte(annJSON), &a)
+			got[name] = map[string]string{"paused": a[recovery.AnnotationPaused], "external-name": a[recovery.AnnotationExternalName]}
+		}
+		wantAnn := map[string]map[string]string{
+			"rs-ok":         {"paused": "", "external-name": "rs-0000000000000001"},
+			"rs-paused":     {"paused": "true", "external-name": ""},
+			"rs-pending":    {"paused": "", "external-name": ""}, // held by its pending mark; weak: not adopted
+			"rs-nothing":    {"paused": "", "external-name": ""}, // held by its pending mark; never cleared
+			"rs-loop":       {"paused": "true", "external-name": ""},
+			"net-b":         {"paused": "true", "external-name": ""}, // weak: not adopted, held
+			"net-twin":      {"paused": "true", "external-name": ""}, // ambiguous: neither chosen
+			"net-asyncfail": {"paused": "", "external-name": ""},     // nothing leaked: the provider creates again
+			"net-strong":    {"paused": "", "external-name": "net-00000000000000aa"},
+		}
+		if diff := cmp.Diff(wantAnn, got); diff != "" {
+			t.Errorf("annotations after --apply (-want +got):\n%s", diff)
+		}
+		if n := len(rec.Events); n != 4 {
+			t.Errorf("%d Events, want 4: three pauses and an adoption", n)
+		}
+	})
+
+	t.Run("MinAge", func(t *testing.T) {
+		objs, c := crash()
+		cl := newCluster(objs)
+		o := options(cl, c, false)
+		o.MinAge = 3 * time.Hour // every create mark is 2h old
+		rep, err := Run(ctx, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		validate(t, rep)
+		var names []string
+		for _, e := range rep.Entries {
+			names = append(names, e.Resource.Name)
+		}
+		if want := []string{"net-asyncfail", "rs-loop"}; !slices.Equal(names, want) {
+			t.Errorf("entries %q, want %q: a loop and a failed create have ended, whatever their age", names, want)
+		}
+		if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], "5 managed resource(s)") {
+			t.Errorf("notes %q, want one counting the 5 passed over", rep.Source.Notes)
+		}
+	})
+}
+
+// TestReasonsInSchema keeps the report schema's examples of scan.reasons
+// to the reasons Classify gives.
+func TestReasonsInSchema(t *testing.T) {
+	var s struct {
+		Defs struct {
+			Scan struct {
+				Properties struct {
+					Reasons struct {
+						Items struct {
+							Examples []string `json:"examples"`
+						} `json:"items"`
+					} `json:"reasons"`
+				} `json:"properties"`
+			} `json:"scan"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(report.JSONSchema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	inSchema := slices.Sorted(slices.Values(s.Defs.Scan.Properties.Reasons.Items.Examples))
+	var want []string
+	for _, r := range Reasons {
+		want = append(want, string(r))
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, inSchema); diff != "" {
+		t.Errorf("Reasons (-) and the schema's scan.reasons examples (+) differ:\n%s", diff)
+	}
+}
