@@ -21,20 +21,21 @@ const (
 	ExitOK        = 0 // the command did what it was asked and found nothing to act on
 	ExitError     = 1 // the command failed, or journal verify found problems
 	ExitUsage     = 2 // the command line could not be parsed
-	ExitAttention = 3 // recover or report found conflicts, orphans or unresolved intents
+	ExitAttention = 3 // recover, report or scan found conflicts, orphans or unresolved intents
 )
 
 const exitCodesHelp = `Exit codes: 0 clean; 1 error (or journal verify found problems); 2 usage error; ` +
-	`3 recover/report found conflicts, orphans or unresolved intents that need an operator.`
+	`3 recover/report/scan found conflicts, orphans or unresolved intents that need an operator.`
 
 // cli is the command line. Each command is its own options struct with a Run
 // method that hands it to the command's run function.
 type cli struct {
-	LogLevel string `name:"log-level" enum:",debug,info,warn,error" default:"" placeholder:"LEVEL" help:"Level of the diagnostics written to stderr: debug, info, warn or error (default: warn for the journal commands, info for recover and report, which log progress)."`
+	LogLevel string `name:"log-level" enum:",debug,info,warn,error" default:"" placeholder:"LEVEL" help:"Level of the diagnostics written to stderr: debug, info, warn or error (default: warn for the journal commands, info for recover, report and scan, which log progress)."`
 
 	Journal journalCmd     `cmd:"" help:"Inspect and maintain an intent journal file (offline)."`
 	Recover recoverOptions `cmd:"" help:"Run the recovery pass against a cluster: resolve every unsettled create intent."`
 	Report  reportOptions  `cmd:"" help:"Print the orphan report of journal plus cluster without changing anything (a dry-run pass)."`
+	Scan    scanOptions    `cmd:"" help:"Find the creates a stock provider (no journal) may have leaked, and report them; read only unless --apply."`
 	Finders findersCmd     `cmd:"" help:"Measure how recovery can find each kind of an upjet provider (offline)."`
 
 	// The commands WithCommands adds.

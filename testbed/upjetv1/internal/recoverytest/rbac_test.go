@@ -136,6 +136,12 @@ func TestDeployManifests(t *testing.T) {
 				"rbac.authorization.k8s.io/v1/RoleBinding", "apps/v1/StatefulSet"},
 			"scale-out/label-shards.yaml": {"v1/ServiceAccount", "rbac.authorization.k8s.io/v1/Role",
 				"rbac.authorization.k8s.io/v1/RoleBinding", "apps/v1/StatefulSet", "apps/v1/StatefulSet"}, // one per shard
+			// Checked in depth, and run as their ServiceAccounts, by
+			// testbed/integration/cli (TestScanDeployManifests, TestScanJob).
+			"scan/scan-job.yaml": {"v1/ServiceAccount", "rbac.authorization.k8s.io/v1/ClusterRole",
+				"rbac.authorization.k8s.io/v1/ClusterRoleBinding", "batch/v1/Job"},
+			"scan/scan-apply-job.yaml": {"v1/ServiceAccount", "rbac.authorization.k8s.io/v1/ClusterRole",
+				"rbac.authorization.k8s.io/v1/ClusterRoleBinding", "batch/v1/Job"},
 		}
 		got := map[string][]string{}
 		err := filepath.WalkDir(deployDir, func(p string, d os.DirEntry, err error) error {
