@@ -8,7 +8,11 @@
 # wrapped provider never killed, the baseline of its time to converge, and a
 # fourth: the unwrapped provider never killed. A second table sets the cost
 # of the two runs with no kill side by side (CPU, peak RSS and API requests
-# per create; issue #34). See docs/cli.md.
+# per create; issue #34). DEMO_LINE=gcpdns runs the same four runs on
+# provider-gcpdns, upjet's provider over the real terraform-provider-google,
+# against the fake Cloud DNS (fakeclouddns): RecordSets in one zone whose
+# list pages hold far fewer, the public report's scenario
+# (crossplane/upjet#305). See docs/cli.md and docs/demo.md.
 #
 # Usage:
 #   hack/demo.sh [intentjournal-dev demo flags...]
@@ -18,9 +22,14 @@
 #                       resources in two namespaces, of the provider upjet's
 #                       pipeline generated, through its plugin SDK connector),
 #                       v2-generated (the same provider's twin kinds through
-#                       upjet's Terraform CLI connector: crossplane/upjet#561)
-#                       or v1 (legacy, cluster-scoped)
-#   DEMO_N              RecordSets and Networks per run, of each kind (default 200)
+#                       upjet's Terraform CLI connector: crossplane/upjet#561),
+#                       v1 (legacy, cluster-scoped) or gcpdns (provider-gcpdns,
+#                       built in gcp.work, and the fake Cloud DNS: namespaced
+#                       RecordSets of dns.gcp.m.intentjournal.io in one zone)
+#   DEMO_N              RecordSets and Networks per run, of each kind (default 200);
+#                       on gcpdns, RecordSets
+#   DEMO_PAGE_SIZE      gcpdns: the fake Cloud DNS's default list page size
+#                       (default DEMO_N/20, at least 10)
 #   DEMO_RUNS           the runs, comma-separated (default
 #                       unwrapped,wrapped,no-kill,unwrapped-no-kill)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
@@ -28,10 +37,13 @@
 #
 # Binaries are built into ${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin,
 # outside the repo, the provider once per line (provider-fakecloud-v1,
-# provider-fakecloud-v2); Go's build cache makes a rebuild take seconds (a
-# cold v2 provider build takes minutes: upjet v2 and its Terraform SDKs).
+# provider-fakecloud-v2, provider-gcpdns); Go's build cache makes a rebuild
+# take seconds (a cold v2 provider build takes minutes: upjet v2 and its
+# Terraform SDKs; provider-gcpdns's about 820 packages).
 # Exit code: that of `intentjournal-dev demo`, 0 when the wrapped run left no
-# duplicate, no stuck resource and reported exactly the orphans present.
+# duplicate, no stuck resource and reported exactly the orphans present (on
+# gcpdns: no record set overwritten, no loop on 409, every RecordSet Ready on
+# its own record set and every create in flight adopted).
 set -euo pipefail
 
 # The orphan report goes where the caller asked, relative to the caller's
@@ -43,13 +55,17 @@ readonly GO=${GO:-go}
 readonly BIN_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/intentjournal/demo-bin"
 readonly LINE=${DEMO_LINE:-v2}
 # module is the line's test-bed module, whose provider-fakecloud the demo
-# runs; v2-generated runs the v2 module's binary with OpenTofu.
+# runs; v2-generated runs the v2 module's binary with OpenTofu; gcpdns runs
+# testbed/gcpdns's provider-gcpdns, which builds in gcp.work only, against
+# the fake Cloud DNS instead of the fake cloud.
+fake=fakecloud
 case $LINE in
 v1) crds=testbed/internal/fakecloud/crds work=v1.work module=v1 ;;
 v2) crds=testbed/upjetv2/generated/package/crds work=go.work module=v2 ;;
 v2-generated) crds=testbed/upjetv2/generated/package/crds work=go.work module=v2 ;;
+gcpdns) crds=testbed/gcpdns/package/crds work=gcp.work module=gcpdns fake=fakeclouddns ;;
 *)
-	printf 'demo.sh: DEMO_LINE=%s: want v1, v2 or v2-generated\n' "$LINE" >&2
+	printf 'demo.sh: DEMO_LINE=%s: want v1, v2, v2-generated or gcpdns\n' "$LINE" >&2
 	exit 2
 	;;
 esac
@@ -64,17 +80,27 @@ if [[ -z ${KUBEBUILDER_ASSETS:-} ]]; then
 fi
 export KUBEBUILDER_ASSETS
 
-# The fake cloud and the development CLI are line-independent (the testbed
-# module); each line's provider lives in that line's test-bed module, built
-# in that line's workspace (go.work for v2, v1.work for v1).
+# The fake cloud, the fake Cloud DNS and the development CLI are
+# line-independent (the testbed module); each line's provider lives in that
+# line's test-bed module, built in that line's workspace (go.work for v2,
+# v1.work for v1, gcp.work for gcpdns).
 mkdir -p "$BIN_DIR"
-for cmd in fakecloud intentjournal-dev; do
+for cmd in "$fake" intentjournal-dev; do
 	pkg=./testbed/cmd/$cmd
 	log "building $cmd into $BIN_DIR"
 	"$GO" build -o "$BIN_DIR/$cmd" "$pkg"
 done
-log "building the $module line's provider-fakecloud into $BIN_DIR/provider-fakecloud-$module"
-GOWORK=$PWD/$work "$GO" -C "testbed/upjet$module" build -o "$BIN_DIR/provider-fakecloud-$module" ./internal/cmd/provider-fakecloud
+if [[ $LINE == gcpdns ]]; then
+	provider=$BIN_DIR/provider-gcpdns
+	log "building provider-gcpdns into $provider (gcp.work)"
+	GOWORK=$PWD/$work "$GO" build -o "$provider" ./testbed/gcpdns/cmd/provider-gcpdns
+	fakeflag=--fakeclouddns-bin
+else
+	provider=$BIN_DIR/provider-fakecloud-$module
+	log "building the $module line's provider-fakecloud into $provider"
+	GOWORK=$PWD/$work "$GO" -C "testbed/upjet$module" build -o "$provider" ./internal/cmd/provider-fakecloud
+	fakeflag=--fakecloud-bin
+fi
 
 # The generated provider runs Terraform as upjet runs it in a provider
 # image: OpenTofu from the tools cache, terraform-provider-fakecloud from a
@@ -99,8 +125,8 @@ fi
 "$BIN_DIR/intentjournal-dev" demo \
 	--line "$LINE" \
 	--crds "$PWD/$crds" \
-	--fakecloud-bin "$BIN_DIR/fakecloud" \
-	--provider-bin "$BIN_DIR/provider-fakecloud-$module" \
+	"$fakeflag" "$BIN_DIR/$fake" \
+	--provider-bin "$provider" \
 	--orphans "$orphans" \
 	"${generated[@]}" \
 	"$@"

@@ -22,19 +22,21 @@ import (
 
 // demoOptions are the options of `demo`.
 type demoOptions struct {
-	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2,v2-generated" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces); v2-generated, the same provider's CLIRecordSets and CLINetworks, through upjet's Terraform CLI connector (give its --terraform flags with --provider-arg; make demo DEMO_LINE=v2-generated does); or v1, the legacy line, cluster-scoped (env DEMO_LINE)."`
-	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: testbed/upjetv2/generated/package/crds for v2 and v2-generated (required); v1's are built in."`
-	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind, spread over the line's namespaces (env DEMO_N)."`
-	CreateLatency    time.Duration `name:"create-latency" default:"0s" help:"The fake cloud's create latency until the kill; 0 picks one long enough for every create to be in flight at SIGKILL."`
-	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on."`
-	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer."`
+	Line             string        `name:"line" env:"DEMO_LINE" default:"v2" enum:"v1,v2,v2-generated,gcpdns" help:"The crossplane line of provider-fakecloud: v2 (namespaced managed resources of fakecloud.m.intentjournal.io, the same names in two namespaces); v2-generated, the same provider's CLIRecordSets and CLINetworks, through upjet's Terraform CLI connector (give its --terraform flags with --provider-arg; make demo DEMO_LINE=v2-generated does); v1, the legacy line, cluster-scoped; or gcpdns, provider-gcpdns (upjet v2 over the real terraform-provider-google) against the fake Cloud DNS, its RecordSets in one zone (env DEMO_LINE)."`
+	CRDs             string        `name:"crds" placeholder:"DIR" help:"Directory holding the line's CRD manifests: testbed/upjetv2/generated/package/crds for v2 and v2-generated, testbed/gcpdns/package/crds for gcpdns (required); v1's are built in."`
+	PerKind          int           `name:"per-kind" env:"DEMO_N" default:"200" help:"RecordSets and Networks to create in each run, of each kind, spread over the line's namespaces; on gcpdns, RecordSets (env DEMO_N)."`
+	CreateLatency    time.Duration `name:"create-latency" default:"0s" help:"The fake cloud's create latency until the kill (on gcpdns, how long the fake Cloud DNS holds each changes.create's answer); 0 picks one long enough for every create to be in flight at SIGKILL (on gcpdns at most 100s: terraform-provider-google gives up on a request after 120s)."`
+	RestartLatency   time.Duration `name:"restart-latency" default:"1s" help:"The fake cloud's create latency from the kill on. Not on gcpdns: its fake's latency ends at the kill."`
+	PageSize         int           `name:"page-size" env:"DEMO_PAGE_SIZE" default:"0" help:"gcpdns: the fake Cloud DNS's default page size of a list, what terraform-provider-google's create sees of the zone; 0 means --per-kind/20, at least 10 (env DEMO_PAGE_SIZE)."`
+	ConvergeTimeout  time.Duration `name:"converge-timeout" default:"0s" help:"How long to wait after the restart for every managed resource to be Ready or paused; the rest count as stuck. 0 means 3m, or 200ms per resource when that is longer (400ms on gcpdns, whose wait runs from the kill)."`
 	MaxReconcileRate int           `name:"max-reconcile-rate" default:"100" help:"The provider's --max-reconcile-rate."`
 	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
 	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in every run, e.g. --provider-arg=--poll=1m; repeatable."`
 	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill,unwrapped-no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge), unwrapped-no-kill (the same with the unwrapped provider: the baseline of the cost of safety, set against no-kill in a second table) (env DEMO_RUNS)."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
 	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
-	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider-fakecloud binary (default: provider-fakecloud-LINE beside intentjournal-dev)."`
+	FakeCloudDNSBin  string        `name:"fakeclouddns-bin" placeholder:"PATH" help:"gcpdns: the fake Cloud DNS binary (default: fakeclouddns beside intentjournal-dev)."`
+	ProviderBin      string        `name:"provider-bin" placeholder:"PATH" help:"The line's provider binary (default: provider-fakecloud-LINE beside intentjournal-dev; on gcpdns, provider-gcpdns)."`
 	Assets           string        `name:"assets" env:"KUBEBUILDER_ASSETS" placeholder:"DIR" help:"Directory holding kube-apiserver and etcd (env KUBEBUILDER_ASSETS; see hack/tools.sh env)."`
 	Orphans          string        `name:"orphans" default:"orphans.json" placeholder:"FILE" help:"Where to write the wrapped run's orphan report."`
 	WorkDir          string        `name:"work-dir" placeholder:"DIR" help:"Where to make the runs' temporary directories (default: the system's)."`
@@ -61,13 +63,21 @@ func (o *demoOptions) Help() string {
 		"The runs with no kill also measure the cost of safety (issue #34): a second table shows the provider's CPU time and peak RSS and the API server's requests, " +
 		"per managed resource created, from the provider's start to convergence, and the wrapped run's figures as multiples of the unwrapped one's. " +
 		"--runs picks the runs. " +
-		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. `make demo` builds what it needs and runs this.\n\n" +
-		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present; 1 otherwise, or an error. " +
+		"--line picks the crossplane line: v2 (the default) with namespaced managed resources, or the legacy v1. " +
+		"--line gcpdns runs provider-gcpdns, generated by upjet over the real terraform-provider-google, against the fake Cloud DNS: RecordSets in one zone whose list pages (--page-size) hold far fewer; " +
+		"its table counts the record sets overwritten, the resources looping on 409 or stopped on an incomplete create, those Ready on their own record set, the zone's record sets and the recovery report's adoptions. " +
+		"`make demo` builds what it needs and runs this.\n\n" +
+		"Exit codes: 0 the wrapped runs (with and without the kill) left no duplicate, no stuck resource and reported exactly the orphans present " +
+		"(gcpdns: no overwrite, no loop, every resource Ready on its own record set, every create in flight adopted, nothing sent off the machine); 1 otherwise, or an error. " +
 		"The unwrapped runs do not set the exit code: their rows show what they left."
 }
 
 // errDemoFailed means a wrapped run did not meet the demo's invariants.
 var errDemoFailed = errors.New("a wrapped run did not meet the invariants (0 duplicates, 0 stuck, orphans reported == present)")
+
+// errDNSDemoFailed means a wrapped run of the gcpdns line did not meet its
+// invariants (demo.DNSResult.Meets).
+var errDNSDemoFailed = errors.New("a wrapped run did not meet the invariants (0 overwrites, 0 loops, every RecordSet Ready on its own record set, every create in flight adopted, orphans reported == present, nothing sent off the machine)")
 
 // runDemo runs the demonstration, prints the table to out and writes the
 // orphan report.
@@ -101,6 +111,9 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 	if o.PerKind < 1 {
 		return nil, cli.UsageError("--per-kind must be at least 1, got %d", o.PerKind)
 	}
+	if o.PageSize < 0 {
+		return nil, cli.UsageError("--page-size must be at least 1, or 0 for the default, got %d", o.PageSize)
+	}
 	modes, err := demoModes(o.Runs)
 	if err != nil {
 		return nil, err
@@ -114,6 +127,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 		PerKind:          o.PerKind,
 		CreateLatency:    o.CreateLatency,
 		RestartLatency:   o.RestartLatency,
+		PageSize:         o.PageSize,
 		ConvergeTimeout:  o.ConvergeTimeout,
 		MaxReconcileRate: o.MaxReconcileRate,
 		KubeAPIQPS:       o.KubeAPIQPS,
@@ -158,7 +172,13 @@ func demoModes(runs []string) ([]demo.Mode, error) {
 // unwrapped no-kill run that is no clean baseline.
 func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 	wrapped, noKill := byMode(results, demo.ModeWrapped), byMode(results, demo.ModeNoKill)
-	if err := writeDemoTable(out, results); err != nil {
+	failed := errDemoFailed
+	if o.Line == string(demo.LineGCPDNS) {
+		failed = errDNSDemoFailed
+		if err := demo.WriteDNSTable(out, results); err != nil {
+			return err
+		}
+	} else if err := writeDemoTable(out, results); err != nil {
 		return err
 	}
 	if err := writeCostTable(out, results); err != nil {
@@ -182,7 +202,7 @@ func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 	}
 	for _, r := range []*demo.Result{wrapped, noKill} {
 		if r != nil && !r.MeetsInvariants() {
-			return errDemoFailed
+			return failed
 		}
 	}
 	return nil
@@ -200,9 +220,16 @@ func byMode(results []demo.Result, m demo.Mode) *demo.Result {
 
 // demoBinaries resolves the fake cloud and the line's provider binaries, by
 // default beside the running executable: fakecloud and
-// provider-fakecloud-LINE.
+// provider-fakecloud-LINE, or on the gcpdns line fakeclouddns and
+// provider-gcpdns.
 func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
-	b := demo.Binaries{FakeCloud: o.FakeCloudBin, Provider: o.ProviderBin}
+	fakeFlag, fake, fakeName := "--fakecloud-bin", o.FakeCloudBin, "fakecloud"
+	providerName := "provider-fakecloud-" + string(line.Name)
+	if line.CloudDNS {
+		fakeFlag, fake, fakeName = "--fakeclouddns-bin", o.FakeCloudDNSBin, "fakeclouddns"
+		providerName = "provider-gcpdns"
+	}
+	b := demo.Binaries{FakeCloud: fake, Provider: o.ProviderBin}
 	if b.FakeCloud == "" || b.Provider == "" {
 		self, err := os.Executable()
 		if err != nil {
@@ -210,13 +237,13 @@ func demoBinaries(o demoOptions, line demo.Line) (demo.Binaries, error) {
 		}
 		dir := filepath.Dir(self)
 		if b.FakeCloud == "" {
-			b.FakeCloud = filepath.Join(dir, "fakecloud")
+			b.FakeCloud = filepath.Join(dir, fakeName)
 		}
 		if b.Provider == "" {
-			b.Provider = filepath.Join(dir, "provider-fakecloud-"+string(line.Name))
+			b.Provider = filepath.Join(dir, providerName)
 		}
 	}
-	for flag, path := range map[string]string{"--fakecloud-bin": b.FakeCloud, "--provider-bin": b.Provider} {
+	for flag, path := range map[string]string{fakeFlag: b.FakeCloud, "--provider-bin": b.Provider} {
 		if _, err := os.Stat(path); err != nil {
 			return b, cli.UsageError("cannot use %s (%s): %v; build it, or run `make demo`", path, flag, err)
 		}
@@ -262,17 +289,7 @@ func writeDemoTable(out io.Writer, results []demo.Result) error {
 }
 
 // runName is a run's name in the table.
-func runName(m demo.Mode) string {
-	switch m {
-	case demo.ModeWrapped:
-		return "wrapped (--journal)"
-	case demo.ModeNoKill:
-		return "wrapped, no kill"
-	case demo.ModeUnwrappedNoKill:
-		return "unwrapped, no kill"
-	}
-	return string(m)
-}
+func runName(m demo.Mode) string { return m.RowName() }
 
 // derefOr returns *r, or the zero Result when r is nil.
 func derefOr(r *demo.Result) demo.Result {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,11 +14,13 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/go-logr/zapr"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"go.uber.org/zap/zaptest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/intentjournal/intentjournal/cmd/intentjournal/cli"
 	"github.com/intentjournal/intentjournal/internal/golden"
+	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/demo"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
@@ -355,6 +358,26 @@ func TestDemoUsage(t *testing.T) {
 			o:      demoOptions{Line: "v1", PerKind: 1, FakeCloudBin: bin, Assets: dir},
 			want:   "provider-fakecloud-v1",
 		},
+		"GCPDNSWithoutCRDs": {
+			reason: "provider-gcpdns's CRDs live in its own module: the demo names the flag and the directory.",
+			o:      demoOptions{Line: "gcpdns", PerKind: 1, FakeCloudDNSBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--crds DIR: its CRD manifests are in its module, testbed/gcpdns/package/crds",
+		},
+		"GCPDNSMissingFake": {
+			reason: "The gcpdns line runs the fake Cloud DNS, not the fake cloud: its flag is named.",
+			o:      demoOptions{Line: "gcpdns", CRDs: dir, PerKind: 1, FakeCloudBin: bin, FakeCloudDNSBin: filepath.Join(dir, "nope"), ProviderBin: bin, Assets: dir},
+			want:   "--fakeclouddns-bin",
+		},
+		"GCPDNSDefaultProvider": {
+			reason: "Without --provider-bin the gcpdns line looks for provider-gcpdns beside the demo.",
+			o:      demoOptions{Line: "gcpdns", CRDs: dir, PerKind: 1, FakeCloudDNSBin: bin, Assets: dir},
+			want:   "provider-gcpdns",
+		},
+		"BadPageSize": {
+			reason: "A page size below 0 is a mistake; 0 picks one.",
+			o:      demoOptions{Line: "gcpdns", CRDs: dir, PerKind: 1, PageSize: -1, FakeCloudDNSBin: bin, ProviderBin: bin, Assets: dir},
+			want:   "--page-size",
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -385,6 +408,19 @@ func TestDemoFlags(t *testing.T) {
 			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets",
 				Runs: []string{"unwrapped-no-kill", "no-kill"}},
 		},
+		"GCPDNSEnv": {
+			reason: "DEMO_LINE=gcpdns picks the Cloud DNS line, DEMO_PAGE_SIZE the fake's page size.",
+			env:    map[string]string{"DEMO_LINE": "gcpdns", "DEMO_PAGE_SIZE": "25"},
+			want: demoOptions{Line: "gcpdns", PerKind: 200, PageSize: 25, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
+		},
+		"GCPDNSFlags": {
+			reason: "The fake Cloud DNS's binary and page size as flags.",
+			args:   []string{"--line=gcpdns", "--fakeclouddns-bin=/bin/fakeclouddns", "--page-size=10", "--provider-bin=/bin/provider-gcpdns"},
+			want: demoOptions{Line: "gcpdns", PerKind: 200, PageSize: 10, FakeCloudDNSBin: "/bin/fakeclouddns", ProviderBin: "/bin/provider-gcpdns",
+				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
+		},
 		"Flags": {
 			reason: "Provider flags pass through, commas and all.",
 			args: []string{"--line=v1", "--crds=/crds", "--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
@@ -396,7 +432,7 @@ func TestDemoFlags(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "KUBEBUILDER_ASSETS"} {
+			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "DEMO_PAGE_SIZE", "KUBEBUILDER_ASSETS"} {
 				t.Setenv(k, "") // restored when the test ends
 				os.Unsetenv(k)
 			}
@@ -415,6 +451,61 @@ func TestDemoFlags(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, c.Demo, cmp.AllowUnexported(demoOptions{})); diff != "" {
 				t.Errorf("%s\n-want, +got:\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
+
+// TestFinishDemoGCPDNS checks what the gcpdns line's end prints and
+// returns: its own table, no cost table, the orphan report, and the exit
+// code of the wrapped runs' invariants.
+func TestFinishDemoGCPDNS(t *testing.T) {
+	// adopted is a recovery report that adopted n record sets.
+	adopted := func(n int) *report.Report {
+		rep := report.New(report.Source{Owner: journal.Owner{Replica: "demo-0"}}, time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC))
+		for i := range n {
+			id := fmt.Sprintf("projects/intentjournal-demo/managedZones/zone-a/rrsets/rec-%05d.example.com./A", i)
+			rep.Add(report.Entry{
+				IntentID: fmt.Sprintf("intent-%d", i),
+				Resource: journal.ResourceRef{APIVersion: "dns.gcp.m.intentjournal.io/v1beta1", Kind: "RecordSet", Namespace: "team-a", Name: fmt.Sprintf("rec-%05d", i), UID: fmt.Sprintf("uid-%d", i)},
+				Sources:  []string{report.SourceJournal}, ExternalName: id,
+				Found:   []report.Found{{ID: id, Owned: true, Adopted: true, Proof: "IntentID"}},
+				Outcome: report.OutcomeAdopted, Reason: "Adopted",
+			})
+		}
+		return rep
+	}
+	clean := func(m demo.Mode, inFlight int) demo.Result {
+		return demo.Result{Line: demo.LineGCPDNS, Mode: m, Available: true, PerKind: 40, InFlight: inFlight, Converged: true, ConvergeTime: 7 * time.Second,
+			Report: adopted(inFlight), ReportSource: "recovery report",
+			DNS: &demo.DNSResult{PageSize: 10, RRSets: 42, Settled: true, States: demo.DNSStates{Ready: 40, Bound: 40}}}
+	}
+	overwritten := clean(demo.ModeWrapped, 3)
+	overwritten.DNS.Overwrites, overwritten.DNS.OverwritesTotal = 1, 1
+	noKillLooping := clean(demo.ModeNoKill, 0)
+	noKillLooping.DNS.States = demo.DNSStates{Ready: 39, Bound: 39, Looping: 1}
+	cases := map[string]struct {
+		reason  string
+		results []demo.Result
+		wantErr error
+	}{
+		"Clean":         {reason: "Every create in flight adopted, nothing overwritten, nothing looping: exit 0.", results: []demo.Result{clean(demo.ModeWrapped, 3), clean(demo.ModeNoKill, 0)}},
+		"Overwrite":     {reason: "One record set overwritten by the wrapped provider fails the demo.", results: []demo.Result{overwritten}, wantErr: errDNSDemoFailed},
+		"NoKillLooping": {reason: "The wrapped provider never killed must meet them too.", results: []demo.Result{clean(demo.ModeWrapped, 3), noKillLooping}, wantErr: errDNSDemoFailed},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			orphans := filepath.Join(t.TempDir(), "orphans.json")
+			var out bytes.Buffer
+			err := finishDemo(&out, tc.results, demoOptions{Line: "gcpdns", Orphans: orphans})
+			if diff := cmp.Diff(tc.wantErr, err, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("%s\nfinishDemo(): -want, +got:\n%s", tc.reason, diff)
+			}
+			if !strings.Contains(out.String(), "MRS LOOPING ON 409") || strings.Contains(out.String(), "cost with no kill") {
+				t.Errorf("%s\nfinishDemo() printed no gcpdns table, or a cost table:\n%s", tc.reason, out.String())
+			}
+			if _, err := report.ReadFile(orphans); err != nil {
+				t.Errorf("%s\nfinishDemo() wrote no orphan report: %v", tc.reason, err)
 			}
 		})
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
+	"github.com/intentjournal/intentjournal/testbed/internal/fakeclouddns"
 )
 
 // Run runs o.Modes in order, each on a fresh control plane and a fresh fake
@@ -36,6 +37,10 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	crdFS, err := o.crds()
 	if err != nil {
 		return nil, err
+	}
+	if o.Line.CloudDNS && o.CreateLatency >= dnsClientTimeout {
+		o.Log.Warn("The create latency reaches terraform-provider-google's request timeout: its creates fail before the kill, and upjet repeats them",
+			zap.Duration("create-latency", o.CreateLatency), zap.Duration("request-timeout", dnsClientTimeout))
 	}
 	var out []Result
 	for _, m := range o.Modes {
@@ -88,6 +93,11 @@ type run struct {
 	cloud    *process
 	cloudURL string
 	fc       *fakecloud.Client
+	// dns is the fake Cloud DNS's client, on a CloudDNS line (fc is nil).
+	dns *dnsClient
+	// guard refuses what the provider sends off the machine, on a
+	// CloudDNS line (see guard).
+	guard    *guard
 	provider *process
 	// requestsBefore is the API server's request count just before the
 	// provider's start, in a run with no kill (see Cost).
@@ -101,6 +111,15 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 	if !m.Kills() {
 		// A run with no kill has its cloud at RestartLatency throughout.
 		res.CreateLatency = o.RestartLatency
+	}
+	if o.Line.CloudDNS {
+		// The fake Cloud DNS's faults are cleared at the kill; a run with
+		// no kill has none.
+		res.RestartLatency = 0
+		if !m.Kills() {
+			res.CreateLatency = 0
+		}
+		res.DNS = &DNSResult{PageSize: o.PageSize}
 	}
 	log := o.Log.With(zap.String("line", string(o.Line.Name)), zap.String("run", string(m)))
 	if m.Wrapped() {
@@ -143,6 +162,13 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 	if err := r.launch(ctx); err != nil {
 		return res, err
 	}
+	if o.Line.CloudDNS {
+		if err := r.runDNS(ctx, &res, time.Now()); err != nil {
+			return res, err
+		}
+		r.logFinishedDNS(res)
+		return res, nil
+	}
 	if !m.Kills() {
 		if err := r.measure(ctx, &res, fakecloud.Stats{}, time.Now()); err != nil {
 			return res, err
@@ -181,7 +207,14 @@ func (r *run) launch(ctx context.Context) (err error) {
 		return err
 	}
 	log.Info("Starting the fake cloud", zap.Duration("create-latency", r.cloudLatency()))
-	if err := r.startCloud(ctx); err != nil {
+	if o.Line.CloudDNS {
+		if err := r.startCloudDNS(ctx); err != nil {
+			return err
+		}
+		if r.guard, err = startGuard(); err != nil {
+			return err
+		}
+	} else if err := r.startCloud(ctx); err != nil {
 		return err
 	}
 	if err := r.createProviderConfig(ctx); err != nil {
@@ -192,7 +225,7 @@ func (r *run) launch(ctx context.Context) (err error) {
 	}
 	start := time.Now()
 	log.Info("Creating managed resources", zap.String("group", o.Line.Group), zap.Strings("namespaces", o.Line.Namespaces),
-		zap.Int("recordsets", o.PerKind), zap.Int("networks", o.PerKind), zap.Int("parallel", o.Parallel))
+		zap.Int("per-kind", o.PerKind), zap.Int("kinds", len(o.Line.Kinds())), zap.Int("parallel", o.Parallel))
 	if err := r.createResources(ctx); err != nil {
 		return err
 	}
@@ -204,7 +237,10 @@ func (r *run) launch(ctx context.Context) (err error) {
 		}
 	}
 
-	r.provider = newProcess(log, r.dir, "provider-fakecloud", o.Binaries.Provider, r.providerArgs()...)
+	r.provider = newProcess(log, r.dir, o.Line.providerName(), o.Binaries.Provider, r.providerArgs()...)
+	if r.guard != nil {
+		r.provider.env = r.guard.env()
+	}
 	log.Info("Starting the provider", zap.Strings("args", r.provider.args))
 	return r.provider.start()
 }
@@ -281,16 +317,22 @@ func (r *run) measure(ctx context.Context, res *Result, atKill fakecloud.Stats, 
 	res.Duplicates = duplicates(mrs, final)
 	res.Unbound = unbound(mrs, final)
 	res.OrphansPresent = ids(res.Unbound)
+	return r.readReport(res)
+}
+
+// readReport stops the wrapped provider, so that its recovery report is
+// its last word, and records the report in res. The unwrapped provider
+// writes none: res.ReportSource says "none".
+func (r *run) readReport(res *Result) error {
 	res.ReportSource = "none"
 	if !r.mode.Wrapped() {
 		return nil
 	}
-	// Stop the provider first, so that the report is its last word.
 	r.provider.stop(syscall.SIGTERM)
 	rep, err := report.ReadFile(r.reportPath())
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		log.Warn("The provider wrote no recovery report", zap.String("path", r.reportPath()))
+		r.log.Warn("The provider wrote no recovery report", zap.String("path", r.reportPath()))
 	case err != nil:
 		return fmt.Errorf("cannot read the recovery report: %w", err)
 	default:
@@ -310,6 +352,7 @@ func (r *run) cleanup() error {
 	if r.cloud != nil {
 		r.cloud.stop(syscall.SIGTERM)
 	}
+	r.guard.stop()
 	r.tracker.stop()
 	if r.cluster != nil {
 		errs = append(errs, r.cluster.stop())
@@ -324,12 +367,25 @@ func (r *run) cleanup() error {
 
 // cloudLatency is the fake cloud's create latency at its start:
 // CreateLatency until the kill, or RestartLatency throughout a run with no
-// kill (see ModeNoKill, ModeUnwrappedNoKill).
+// kill (see ModeNoKill, ModeUnwrappedNoKill); on a CloudDNS line, none in
+// a run with no kill.
 func (r *run) cloudLatency() time.Duration {
-	if !r.mode.Kills() {
-		return r.o.RestartLatency
+	switch {
+	case r.mode.Kills():
+		return r.o.CreateLatency
+	case r.o.Line.CloudDNS:
+		return 0
 	}
-	return r.o.CreateLatency
+	return r.o.RestartLatency
+}
+
+// providerEndpoint is the endpoint of the provider config: the fake
+// cloud's URL, or the fake Cloud DNS's dns_custom_endpoint.
+func (r *run) providerEndpoint() string {
+	if r.o.Line.CloudDNS {
+		return r.cloudURL + fakeclouddns.APIPrefix
+	}
+	return r.cloudURL
 }
 
 func (r *run) reportPath() string { return filepath.Join(r.dir, "recovery-report.json") }
@@ -365,9 +421,22 @@ func (r *run) startCloud(ctx context.Context) error {
 	if err := r.cloud.start(); err != nil {
 		return err
 	}
+	url, err := waitServing(ctx, r.cloud, ready, func(ctx context.Context, url string) error { return fakecloud.NewClient(url).Healthy(ctx) })
+	if err != nil {
+		return fmt.Errorf("cannot start the fake cloud: %w", err)
+	}
+	r.cloudURL, r.fc = url, fakecloud.NewClient(url)
+	r.log.Info("Fake cloud serving", zap.String("url", r.cloudURL))
+	return nil
+}
+
+// waitServing waits, up to readyTimeout, until the fake p has written its
+// base URL to the file ready and healthy(url) succeeds, and returns the URL.
+func waitServing(ctx context.Context, p *process, ready string, healthy func(context.Context, string) error) (string, error) {
+	var url string
 	err := poll(ctx, readyTimeout, 50*time.Millisecond, func() (bool, error) {
-		if exited, err := r.cloud.exited(); exited {
-			return false, fmt.Errorf("the fake cloud exited (%v); the end of its log is logged above", err)
+		if exited, err := p.exited(); exited {
+			return false, fmt.Errorf("%s exited (%v); the end of its log is logged above", p.name, err)
 		}
 		b, err := os.ReadFile(ready)
 		if errors.Is(err, os.ErrNotExist) {
@@ -376,20 +445,14 @@ func (r *run) startCloud(ctx context.Context) error {
 		if err != nil {
 			return false, err
 		}
-		r.cloudURL = strings.TrimSpace(string(b))
-		if r.cloudURL == "" {
+		if url = strings.TrimSpace(string(b)); url == "" {
 			return false, nil
 		}
-		r.fc = fakecloud.NewClient(r.cloudURL)
 		hctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		return r.fc.Healthy(hctx) == nil, nil
+		return healthy(hctx, url) == nil, nil
 	})
-	if err != nil {
-		return fmt.Errorf("cannot start the fake cloud: %w", err)
-	}
-	r.log.Info("Fake cloud serving", zap.String("url", r.cloudURL))
-	return nil
+	return url, err
 }
 
 // waitDispatched waits until dispatchedFraction of the MRs' creates are

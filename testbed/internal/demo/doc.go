@@ -43,6 +43,24 @@
 // wrapped one against the unwrapped one, issue #34's cost of safety when
 // nothing crashes.
 //
+// # The gcpdns line
+//
+// LineGCPDNS runs the same four runs on provider-gcpdns, the Cloud DNS
+// provider upjet's pipeline generated over the real
+// terraform-provider-google (testbed/gcpdns, built in gcp.work), against
+// the fake Cloud DNS process (fakeclouddns) instead of the fake cloud: the
+// scenario of testbed/gcpdns/e2e's TestRecordSetCrash at the demo's size
+// (see runDNS). Options.PerKind RecordSets, in one namespace, all in one
+// zone whose list pages hold Options.PageSize record sets; the fake holds
+// every changes.create's answer for CreateLatency, the kill comes once it
+// has carried out a change per RecordSet, its faults are cleared at once
+// and the provider restarted. What it measures differs (DNSResult): the
+// record sets overwritten, the MRs looping on 409 or stopped on an
+// incomplete create, the MRs Ready on their own record set, the zone's
+// record sets and the recovery report's adoptions; WriteDNSTable prints
+// them. The provider's proxy and metadata variables point at a guard on
+// 127.0.0.1 that refuses whatever it would send off the machine.
+//
 // Every process a run starts is stopped, and its temporary directory
 // removed unless Options.Keep is set, when the run ends: normally, on error
 // or when its context is cancelled (Ctrl-C). The children run in their own

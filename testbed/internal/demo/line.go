@@ -31,13 +31,20 @@ const (
 	// LineV2's RecordSets and Networks, are a tofu apply per create in a
 	// workspace that dies with the pod (crossplane/upjet#561).
 	LineV2Generated LineName = "v2-generated"
+	// LineGCPDNS is the Cloud DNS provider upjet's pipeline generated over
+	// the real terraform-provider-google (testbed/gcpdns, its own
+	// workspace gcp.work), against the fake Cloud DNS (fakeclouddns):
+	// namespaced RecordSets of dns.gcp.m.intentjournal.io, every one in
+	// one zone whose list pages hold far fewer (Options.PageSize), the
+	// scenario of the public report on record sets (crossplane/upjet#305).
+	LineGCPDNS LineName = "gcpdns"
 )
 
 // DefaultLine is the line `make demo` runs unless DEMO_LINE says otherwise.
 const DefaultLine = LineV2
 
 // Lines returns the names of every line, default first.
-func Lines() []LineName { return []LineName{LineV2, LineV2Generated, LineV1} }
+func Lines() []LineName { return []LineName{LineV2, LineV2Generated, LineV1, LineGCPDNS} }
 
 // Line is what the demo needs to know of a crossplane line, as data: the
 // demo drives managed resources as unstructured objects, so that it links
@@ -45,8 +52,17 @@ func Lines() []LineName { return []LineName{LineV2, LineV2Generated, LineV1} }
 type Line struct {
 	Name LineName
 	// Group holds the managed kinds the demo creates, RecordSet and Network,
-	// at fcrecovery.Version.
+	// at Version.
 	Group string
+	// Version is the managed kinds' API version; empty means
+	// fcrecovery.Version, provider-fakecloud's.
+	Version string
+	// CloudDNS, when set, runs the line's provider against the fake Cloud
+	// DNS instead of the fake cloud: one managed kind, RecordSet, every
+	// one in one zone of the fake (see runDNS). The provider's external
+	// create is a changes.create; the fake holds its answer for
+	// Options.CreateLatency until the kill, and answers at once after.
+	CloudDNS bool
 	// KindPrefix, when set, goes before RecordSet and Network in the
 	// managed kinds' names: "CLI" for the kinds the generated provider
 	// reconciles through the Terraform CLI (fcrecovery.CLIRecordSet).
@@ -107,6 +123,18 @@ func LineFor(name LineName) (Line, error) {
 		l, err := LineFor(LineV2)
 		l.Name, l.KindPrefix, l.DispatchedInCloud = LineV2Generated, "CLI", true
 		return l, err
+	case LineGCPDNS:
+		return Line{
+			Name:           LineGCPDNS,
+			Group:          "dns.gcp.m.intentjournal.io",
+			Version:        "v1beta1",
+			CloudDNS:       true,
+			Namespaces:     []string{dnsNamespace},
+			ProviderConfig: schema.GroupVersionKind{Group: "gcp.m.intentjournal.io", Version: "v1beta1", Kind: "ClusterProviderConfig"},
+			RefKind:        "ClusterProviderConfig",
+			ModuleDir:      "testbed/gcpdns", ProviderPackage: "./cmd/provider-gcpdns",
+			CRDDir: "testbed/gcpdns/package/crds",
+		}, nil
 	}
 	return Line{}, fmt.Errorf("unknown crossplane line %q: want one of %q", name, Lines())
 }
@@ -114,12 +142,39 @@ func LineFor(name LineName) (Line, error) {
 // Namespaced reports whether the line's managed resources are namespaced.
 func (l Line) Namespaced() bool { return len(l.Namespaces) > 0 }
 
-// Kinds returns the GVKs of the managed resources, RecordSet then Network.
+// Kinds returns the GVKs of the managed resources, RecordSet then Network;
+// on a CloudDNS line, RecordSet alone.
 func (l Line) Kinds() []schema.GroupVersionKind {
-	return []schema.GroupVersionKind{
-		{Group: l.Group, Version: fcrecovery.Version, Kind: l.KindPrefix + kindRecordSet},
-		{Group: l.Group, Version: fcrecovery.Version, Kind: l.KindPrefix + kindNetwork},
+	rs := schema.GroupVersionKind{Group: l.Group, Version: l.version(), Kind: l.KindPrefix + kindRecordSet}
+	if l.CloudDNS {
+		return []schema.GroupVersionKind{rs}
 	}
+	return []schema.GroupVersionKind{rs, {Group: l.Group, Version: l.version(), Kind: l.KindPrefix + kindNetwork}}
+}
+
+// version returns Version, or provider-fakecloud's when it is empty.
+func (l Line) version() string {
+	if l.Version == "" {
+		return fcrecovery.Version
+	}
+	return l.Version
+}
+
+// objects returns, unstructured, the managed resources of index i, one of
+// each of Kinds.
+func (l Line) objects(i int) []*unstructured.Unstructured {
+	if l.CloudDNS {
+		return []*unstructured.Unstructured{l.RecordSet(i)}
+	}
+	return []*unstructured.Unstructured{l.RecordSet(i), l.Network(i)}
+}
+
+// providerName names the line's provider process, and its log file.
+func (l Line) providerName() string {
+	if l.CloudDNS {
+		return "provider-gcpdns"
+	}
+	return "provider-fakecloud"
 }
 
 // Kinds of managed resource, as the fake cloud's objects name them too.
@@ -150,8 +205,12 @@ func (l Line) nameIndex(i int) int {
 
 // RecordSet returns, unstructured, the i-th RecordSet MR: an A record named
 // like the MR, in a zone of its own per namespace (a RecordSet is unique by
-// zone and name, so team-a's and team-b's must not share a zone).
+// zone and name, so team-a's and team-b's must not share a zone). On a
+// CloudDNS line, a Cloud DNS record set (dnsRecordSet).
 func (l Line) RecordSet(i int) *unstructured.Unstructured {
+	if l.CloudDNS {
+		return l.dnsRecordSet(i)
+	}
 	ns, name := l.namespaceOf(i), fmt.Sprintf("rs-%05d", l.nameIndex(i))
 	z := zone
 	if ns != "" {
@@ -179,18 +238,22 @@ func (l Line) managed(kind, ns, name string, forProvider map[string]any) *unstru
 	u := &unstructured.Unstructured{Object: map[string]any{
 		"spec": map[string]any{"providerConfigRef": ref, "forProvider": forProvider},
 	}}
-	u.SetGroupVersionKind(schema.GroupVersionKind{Group: l.Group, Version: fcrecovery.Version, Kind: kind})
+	u.SetGroupVersionKind(schema.GroupVersionKind{Group: l.Group, Version: l.version(), Kind: kind})
 	u.SetNamespace(ns)
 	u.SetName(name)
 	return u
 }
 
 // providerConfig returns, unstructured, the provider config every MR refers
-// to, pointing at the fake cloud at endpoint.
+// to, pointing at the fake cloud at endpoint; on a CloudDNS line, at the
+// fake Cloud DNS, endpoint being the Terraform provider's
+// dns_custom_endpoint (fakeclouddns.Running.Endpoint), in dnsProject.
 func (l Line) providerConfig(endpoint string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"spec": map[string]any{"endpoint": endpoint, "credentials": map[string]any{"source": "None"}},
-	}}
+	spec := map[string]any{"endpoint": endpoint, "credentials": map[string]any{"source": "None"}}
+	if l.CloudDNS {
+		spec = map[string]any{"projectID": dnsProject, "dnsEndpoint": endpoint, "credentials": map[string]any{"source": "None"}}
+	}
+	u := &unstructured.Unstructured{Object: map[string]any{"spec": spec}}
 	u.SetGroupVersionKind(l.ProviderConfig)
 	u.SetName(providerConfigName)
 	return u

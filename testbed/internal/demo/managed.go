@@ -9,8 +9,8 @@ import (
 )
 
 // managed is what the demo reads of a managed resource, the same on both
-// crossplane lines: the annotations and the Ready condition keep their
-// names from crossplane-runtime v1 to v2.
+// crossplane lines: the annotations and the Ready and Synced conditions
+// keep their names from crossplane-runtime v1 to v2.
 type managed struct {
 	Ref          journal.ResourceRef
 	ExternalName string
@@ -18,6 +18,11 @@ type managed struct {
 	// external-create-succeeded: the asynchronous create is dispatched.
 	CreateSucceeded bool
 	Ready, Paused   bool
+	// Synced is the Synced condition's status; SyncedMessage its message,
+	// where crossplane-runtime says why the last reconcile failed (see
+	// dnsStateOf).
+	Synced        bool
+	SyncedMessage string
 }
 
 // key returns the fake cloud kind and the name of m: the kind of object
@@ -44,17 +49,32 @@ func managedOf(u *unstructured.Unstructured) managed {
 		CreateSucceeded: a[recovery.AnnotationExternalCreateSucceed] != "",
 		Ready:           conditionTrue(u, "Ready"),
 		Paused:          a[recovery.AnnotationPaused] == "true",
+		Synced:          conditionTrue(u, "Synced"),
+		SyncedMessage:   conditionMessage(u, "Synced"),
 	}
 }
 
 // conditionTrue reports whether u's status condition of type t is True.
 func conditionTrue(u *unstructured.Unstructured, t string) bool {
+	c := conditionOf(u, t)
+	return c != nil && c["status"] == "True"
+}
+
+// conditionMessage returns the message of u's status condition of type t,
+// "" when it has none.
+func conditionMessage(u *unstructured.Unstructured, t string) string {
+	m, _ := conditionOf(u, t)["message"].(string)
+	return m
+}
+
+// conditionOf returns u's status condition of type t, or nil.
+func conditionOf(u *unstructured.Unstructured, t string) map[string]any {
 	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
 	for _, c := range conds {
 		m, ok := c.(map[string]any)
 		if ok && m["type"] == t {
-			return m["status"] == "True"
+			return m
 		}
 	}
-	return false
+	return nil
 }

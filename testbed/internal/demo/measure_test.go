@@ -26,7 +26,7 @@ func rs(id, mrName string) fakecloud.RecordSet {
 	return fakecloud.RecordSet{ID: id, Tags: map[string]string{recovery.TagCrossplaneName: mrName}}
 }
 
-func net(id, mrName string, ns ...string) fakecloud.Network {
+func network(id, mrName string, ns ...string) fakecloud.Network {
 	tags := map[string]string{recovery.TagCrossplaneName: mrName}
 	for _, n := range ns {
 		tags[recovery.TagCrossplaneNamespace] = n
@@ -55,7 +55,7 @@ func TestMeasure(t *testing.T) {
 			mrs:    []managed{mr("RecordSet", "", "a", "rs-1", true, false), mr("Network", "", "b", "net-1", true, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
 				RecordSets: []fakecloud.RecordSet{rs("rs-1", "a")},
-				Networks:   []fakecloud.Network{net("net-1", "b")},
+				Networks:   []fakecloud.Network{network("net-1", "b")},
 			}},
 			want: want{ready: 2},
 		},
@@ -66,7 +66,7 @@ func TestMeasure(t *testing.T) {
 				Kinds: map[string]fakecloud.KindStats{"recordsets": {Conflicts: 3}, "networks": {}},
 				Objects: fakecloud.StatsObjects{
 					RecordSets: []fakecloud.RecordSet{rs("rs-1", "a")},
-					Networks:   []fakecloud.Network{net("net-1", "b"), net("net-2", "b")},
+					Networks:   []fakecloud.Network{network("net-1", "b"), network("net-2", "b")},
 				},
 			},
 			want: want{inFlight: 1, ready: 1, stuck: 1, dupes: 1, conflicts: 3, unbound: []Orphan{
@@ -84,7 +84,7 @@ func TestMeasure(t *testing.T) {
 			mrs:    []managed{mr("RecordSet", "", "x", "rs-1", true, false), mr("Network", "", "x", "", false, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
 				RecordSets: []fakecloud.RecordSet{rs("rs-1", "x")},
-				Networks:   []fakecloud.Network{net("net-1", "x")},
+				Networks:   []fakecloud.Network{network("net-1", "x")},
 			}},
 			want: want{inFlight: 1, ready: 1, stuck: 1, unbound: []Orphan{{ID: "net-1", Kind: "Network", Resource: ref("Network", "", "x")}}},
 		},
@@ -92,7 +92,7 @@ func TestMeasure(t *testing.T) {
 			reason: "team-a/n and team-b/n, tagged without a namespace as upjet v2.3.0 tags them: two objects are no duplicate; one unbound object is one create in flight, not two, and belongs to the MR with no external name.",
 			mrs:    []managed{mr("Network", "team-a", "n", "net-1", true, false), mr("Network", "team-b", "n", "", false, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
-				Networks: []fakecloud.Network{net("net-1", "n"), net("net-2", "n")},
+				Networks: []fakecloud.Network{network("net-1", "n"), network("net-2", "n")},
 			}},
 			want: want{inFlight: 1, ready: 1, stuck: 1, unbound: []Orphan{{ID: "net-2", Kind: "Network", Resource: ref("Network", "team-b", "n")}}},
 		},
@@ -100,7 +100,7 @@ func TestMeasure(t *testing.T) {
 			reason: "The wrapped provider tags the namespace: an unbound object names its own MR, not the first same-named one; a third object is a duplicate.",
 			mrs:    []managed{mr("Network", "team-a", "n", "net-1", true, false), mr("Network", "team-b", "n", "net-2", true, false)},
 			stats: fakecloud.Stats{Objects: fakecloud.StatsObjects{
-				Networks: []fakecloud.Network{net("net-1", "n", "team-a"), net("net-2", "n", "team-b"), net("net-3", "n", "team-b")},
+				Networks: []fakecloud.Network{network("net-1", "n", "team-a"), network("net-2", "n", "team-b"), network("net-3", "n", "team-b")},
 			}},
 			want: want{ready: 2, dupes: 1, unbound: []Orphan{{ID: "net-3", Kind: "Network", Resource: ref("Network", "team-b", "n")}}},
 		},

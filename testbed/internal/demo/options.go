@@ -51,6 +51,19 @@ func ParseMode(s string) (Mode, error) {
 // Wrapped reports whether the mode's provider runs with --journal.
 func (m Mode) Wrapped() bool { return m == ModeWrapped || m == ModeNoKill }
 
+// RowName is the mode's name in the demo's tables.
+func (m Mode) RowName() string {
+	switch m {
+	case ModeWrapped:
+		return "wrapped (--journal)"
+	case ModeNoKill:
+		return "wrapped, no kill"
+	case ModeUnwrappedNoKill:
+		return "unwrapped, no kill"
+	}
+	return string(m)
+}
+
 // Kills reports whether the mode's run SIGKILLs and restarts the provider.
 // A run that does not kill measures its Cost.
 func (m Mode) Kills() bool { return m != ModeNoKill && m != ModeUnwrappedNoKill }
@@ -78,6 +91,40 @@ const (
 	// the first one returns, and tofu processes in parallel on a small
 	// machine start seconds apart.
 	minCloudDispatchLatency = 30 * time.Second
+	// dnsDispatchRate is dispatchRate on a CloudDNS line: each create is
+	// a terraform-provider-google apply in the provider's process, which
+	// reads the zone's first page before its change (measured: 200 changes
+	// in 13 s unwrapped and 10 s wrapped, start-up excluded, on 2 cores
+	// under a load average of 6).
+	dnsDispatchRate = 8.0
+	// minDNSCreateLatency is the shortest automatic create latency on a
+	// CloudDNS line: the end-to-end test's (testbed/gcpdns/e2e), which
+	// kills 40 creates in flight with it.
+	minDNSCreateLatency = 20 * time.Second
+	// dnsClientTimeout is how long terraform-provider-google's HTTP client
+	// waits for an answer: its request_timeout, 120 s when unset
+	// (transport/config.go, synchronousTimeout). A changes.create held
+	// longer fails in the provider, before any kill, as an ambiguous
+	// create that upjet's next reconcile repeats.
+	dnsClientTimeout = 120 * time.Second
+	// maxDNSCreateLatency is the longest automatic create latency on a
+	// CloudDNS line, well under dnsClientTimeout: the creates dispatched
+	// within it are in flight at the kill, those after are not.
+	maxDNSCreateLatency = 100 * time.Second
+	// convergePerMR is the automatic convergence timeout per MR, when it
+	// makes more than 3 min.
+	convergePerMR = 200 * time.Millisecond
+	// dnsConvergePerMR is convergePerMR on a CloudDNS line, where each
+	// create is a Terraform apply in the provider's process (measured at
+	// 4,000 RecordSets on 2 cores under a load average of 15 to 20: about 4
+	// MRs Ready a second, wrapped or not, and the recovery pass's 2 min).
+	dnsConvergePerMR = 400 * time.Millisecond
+	// minPageSize is the smallest automatic page size of the fake Cloud
+	// DNS's lists: its two apex record sets and a few of the demo's.
+	minPageSize = 10
+	// pageSizeDivisor sets the automatic page size: PerKind over it, so
+	// that most record sets are past the first page.
+	pageSizeDivisor = 20
 	// readyTimeout bounds how long the fake cloud may take to come up.
 	readyTimeout = 30 * time.Second
 	// apiTimeout bounds each call to the API server or the fake cloud.
@@ -94,7 +141,9 @@ type Binaries struct {
 // and AssetsDir means its default.
 type Options struct {
 	// Line is the crossplane line of the provider binary (see LineFor).
-	Line     Line
+	Line Line
+	// Binaries are the fake cloud (on a CloudDNS line, the fake Cloud
+	// DNS, fakeclouddns) and the line's provider.
 	Binaries Binaries
 	// CRDDir holds the line's CRD manifests (*.yaml). Default: the line's
 	// embedded manifests; a line with none (v2) requires it.
@@ -102,19 +151,32 @@ type Options struct {
 	// AssetsDir holds kube-apiserver and etcd.
 	AssetsDir string
 	// PerKind is how many RecordSets and how many Networks each run
-	// creates, spread over the line's namespaces. Default 200.
+	// creates, spread over the line's namespaces; on a CloudDNS line, how
+	// many RecordSets, Networks being none. Default 200.
 	PerKind int
 	// CreateLatency is how long the fake cloud holds each create until the
-	// kill. Default: long enough to cover the whole dispatch (at least 3 s),
-	// so every dispatched create is still in flight at SIGKILL. The runs
-	// with no kill do not use it.
+	// kill. Default: long enough to cover the whole dispatch (at least 3 s;
+	// on a CloudDNS line, where it holds each changes.create's answer, at
+	// least 20 s and PerKind/8 s but at most 100 s, under
+	// terraform-provider-google's 120 s request timeout), so every
+	// dispatched create is still in flight at SIGKILL. On a CloudDNS line
+	// a latency of 120 s or more makes the creates fail in the provider
+	// before the kill: Run warns.
+	// The runs with no kill do not use it.
 	CreateLatency time.Duration
 	// RestartLatency is the fake cloud's create latency from the kill on,
-	// and that of the runs with no kill throughout. Default 1 s.
+	// and that of the runs with no kill throughout. Default 1 s. A
+	// CloudDNS line does not use it: its fake's faults are cleared at the
+	// kill, and the runs with no kill have none.
 	RestartLatency time.Duration
+	// PageSize is the fake Cloud DNS's default page size of a list, on a
+	// CloudDNS line: what terraform-provider-google's record set create,
+	// which reads the first page only, sees of the zone. Default PerKind/20,
+	// at least 10, so that most record sets are past the first page.
+	PageSize int
 	// ConvergeTimeout bounds the wait for convergence after the restart
 	// (the runs with no kill: after the provider's start). Default: 3 min, or
-	// 200 ms per MR when that is longer.
+	// 200 ms per MR when that is longer (400 ms on a CloudDNS line).
 	ConvergeTimeout time.Duration
 	// MaxReconcileRate is the provider's --max-reconcile-rate. Default 100.
 	MaxReconcileRate int
@@ -144,18 +206,31 @@ func (o *Options) setDefaults() {
 		o.PerKind = 200
 	}
 	if o.CreateLatency <= 0 {
-		d := time.Duration(float64(2*o.PerKind) / dispatchRate * float64(time.Second))
-		least := minCreateLatency
-		if o.Line.DispatchedInCloud {
+		rate, least := dispatchRate, minCreateLatency
+		switch {
+		case o.Line.DispatchedInCloud:
 			least = minCloudDispatchLatency
+		case o.Line.CloudDNS:
+			rate, least = dnsDispatchRate, minDNSCreateLatency
 		}
+		d := time.Duration(float64(o.mrs()) / rate * float64(time.Second))
 		o.CreateLatency = max(least, d.Round(time.Second))
+		if o.Line.CloudDNS {
+			o.CreateLatency = min(o.CreateLatency, maxDNSCreateLatency)
+		}
 	}
 	if o.RestartLatency <= 0 {
 		o.RestartLatency = time.Second
 	}
+	if o.PageSize <= 0 && o.Line.CloudDNS {
+		o.PageSize = max(minPageSize, o.PerKind/pageSizeDivisor)
+	}
 	if o.ConvergeTimeout <= 0 {
-		o.ConvergeTimeout = max(3*time.Minute, time.Duration(2*o.PerKind)*200*time.Millisecond)
+		per := convergePerMR
+		if o.Line.CloudDNS {
+			per = dnsConvergePerMR
+		}
+		o.ConvergeTimeout = max(3*time.Minute, time.Duration(o.mrs())*per)
 	}
 	if o.MaxReconcileRate <= 0 {
 		o.MaxReconcileRate = 100
@@ -173,3 +248,7 @@ func (o *Options) setDefaults() {
 		o.Log = zap.NewNop()
 	}
 }
+
+// mrs returns how many managed resources a run creates: PerKind of each of
+// the line's kinds.
+func (o Options) mrs() int { return o.PerKind * len(o.Line.Kinds()) }

@@ -24,6 +24,8 @@ type process struct {
 	args    []string
 	logPath string
 	log     *zap.Logger
+	// env, when set, is added to the demo's own environment.
+	env []string
 
 	cmd  *exec.Cmd
 	done chan struct{}
@@ -46,6 +48,9 @@ func (p *process) start() error {
 	}
 	fmt.Fprintf(f, "==== demo: start of %s at %s\n", p.name, time.Now().Format(time.RFC3339Nano))
 	cmd := exec.Command(p.path, p.args...)
+	if len(p.env) > 0 {
+		cmd.Env = append(os.Environ(), p.env...)
+	}
 	cmd.Stdout, cmd.Stderr = f, f
 	// A process group of its own: a Ctrl-C at the terminal reaches the
 	// demo, which then stops its children in order; and a SIGKILL takes

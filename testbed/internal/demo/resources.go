@@ -19,7 +19,7 @@ import (
 // createProviderConfig creates the provider config every MR refers to, and
 // the namespaces of the line's MRs.
 func (r *run) createProviderConfig(ctx context.Context) error {
-	objs := []client.Object{r.o.Line.providerConfig(r.cloudURL)}
+	objs := []client.Object{r.o.Line.providerConfig(r.providerEndpoint())}
 	for _, ns := range r.o.Line.Namespaces {
 		objs = append(objs, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
 	}
@@ -34,8 +34,8 @@ func (r *run) createProviderConfig(ctx context.Context) error {
 	return nil
 }
 
-// createResources creates PerKind RecordSets and PerKind Networks with at
-// most Parallel creates at a time.
+// createResources creates PerKind RecordSets and PerKind Networks (on a
+// CloudDNS line, RecordSets alone) with at most Parallel creates at a time.
 func (r *run) createResources(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -67,7 +67,7 @@ func (r *run) createResources(ctx context.Context) error {
 	l := r.o.Line
 feed:
 	for i := range r.o.PerKind {
-		for _, o := range []*unstructured.Unstructured{l.RecordSet(i), l.Network(i)} {
+		for _, o := range l.objects(i) {
 			select {
 			case objs <- o:
 			case <-ctx.Done():
@@ -92,7 +92,8 @@ func key(o client.Object) string {
 	return o.GetName()
 }
 
-// listMRs returns every RecordSet and Network, of every namespace. The API
+// listMRs returns every managed resource of the line's kinds, of every
+// namespace. The API
 // server it asks is the one the demo loads on purpose (an unwrapped
 // provider's 409 storm on two cores), so it lists in pages of listPage,
 // each with its own deadline, and retries a page that failed transiently

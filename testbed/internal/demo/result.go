@@ -62,6 +62,13 @@ type Result struct {
 	Cost *Cost
 	// Dir is the run's directory when Options.Keep is set.
 	Dir string
+	// DNS is what a run of a CloudDNS line measured besides; nil on the
+	// other lines. On a CloudDNS line Dispatched counts the changes the
+	// fake Cloud DNS had carried out at SIGKILL, InFlight the MRs bound
+	// to no record set whose record set existed then, Conflicts the 409s
+	// it served since, and ConvergeTime runs from the kill, not the
+	// restart (see DNSResult).
+	DNS *DNSResult
 }
 
 // Orphan is a cloud object that no MR's crossplane.io/external-name names.
@@ -74,8 +81,14 @@ type Orphan struct {
 	Resource journal.ResourceRef
 }
 
-// Total returns how many MRs the run created.
-func (r Result) Total() int { return 2 * r.PerKind }
+// Total returns how many MRs the run created: a RecordSet and a Network
+// per PerKind, or on a CloudDNS line a RecordSet alone.
+func (r Result) Total() int {
+	if r.DNS != nil {
+		return r.PerKind
+	}
+	return 2 * r.PerKind
+}
 
 // Ratio returns the run's time to converge as a multiple of base's, the
 // wrapped no-kill run's (ModeNoKill): issue #18's goal is a wrapped run that converges after the
@@ -89,7 +102,11 @@ func (r Result) Ratio(base Result) (float64, bool) {
 }
 
 // MeetsInvariants reports whether the run left no duplicate, no stuck MR,
-// and an orphan report that names exactly the orphans present.
+// and an orphan report that names exactly the orphans present. On a
+// CloudDNS line it reports DNSResult.Meets's verdict instead.
 func (r Result) MeetsInvariants() bool {
+	if r.DNS != nil {
+		return r.Available && r.DNS.Meets(r)
+	}
 	return r.Available && r.Duplicates == 0 && r.Stuck == 0 && sameSet(r.OrphansPresent, r.OrphansReported)
 }

@@ -93,8 +93,8 @@ func (t *tracker) stop() {
 var trackedAnnotations = []string{recovery.AnnotationExternalName, recovery.AnnotationExternalCreateSucceed, recovery.AnnotationPaused}
 
 // trim reduces a watched MR to what managedOf reads: its identity, three
-// annotations and its Ready condition. Anything else (a tombstone) passes
-// as it is.
+// annotations and its Ready and Synced conditions. Anything else (a
+// tombstone) passes as it is.
 func trim(obj any) (any, error) {
 	u, ok := obj.(*unstructured.Unstructured)
 	if !ok {
@@ -117,12 +117,14 @@ func trim(obj any) (any, error) {
 	if len(keep) > 0 {
 		out.SetAnnotations(keep)
 	}
-	conds, _, _ := unstructured.NestedSlice(u.Object, "status", "conditions")
-	for _, c := range conds {
-		if m, ok := c.(map[string]any); ok && m["type"] == "Ready" {
-			out.Object["status"] = map[string]any{"conditions": []any{m}}
-			break
+	var kept []any
+	for _, t := range []string{"Ready", "Synced"} {
+		if c := conditionOf(u, t); c != nil {
+			kept = append(kept, c)
 		}
+	}
+	if len(kept) > 0 {
+		out.Object["status"] = map[string]any{"conditions": kept}
 	}
 	return out, nil
 }

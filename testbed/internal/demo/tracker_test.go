@@ -31,8 +31,9 @@ func TestTrim(t *testing.T) {
 			"status": map[string]any{
 				"atProvider": map[string]any{"id": "net-1a2b"},
 				"conditions": []any{
-					map[string]any{"type": "Synced", "status": "True"},
+					map[string]any{"type": "Synced", "status": "False", "reason": "ReconcileError", "message": "create failed: alreadyExists"},
 					map[string]any{"type": "Ready", "status": "True", "reason": "Available"},
+					map[string]any{"type": "LastAsyncOperation", "status": "False", "message": "create failed"},
 				},
 			},
 		}}
@@ -62,6 +63,7 @@ func TestTrim(t *testing.T) {
 				},
 				"status": map[string]any{"conditions": []any{
 					map[string]any{"type": "Ready", "status": "True", "reason": "Available"},
+					map[string]any{"type": "Synced", "status": "False", "reason": "ReconcileError", "message": "create failed: alreadyExists"},
 				}},
 			}},
 		},
