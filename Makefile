@@ -32,7 +32,7 @@ V1_FUZZ_TARGETS := \
 	./adapter/upjetv1:FuzzFrameworkAttributes \
 	./adapter/upjetv1:FuzzSDKAttributes
 
-# DEMO_LINE is the crossplane line `make demo` runs: v2, v2-generated or v1.
+# DEMO_LINE is the crossplane line `make demo` runs: v2, v2-generated, v1 or gcpdns.
 DEMO_LINE ?= v2
 # DEMO_N is 20 on v2-generated, whose every create is a tofu apply.
 DEMO_N ?= $(if $(filter v2-generated,$(DEMO_LINE)),20,200)
@@ -95,9 +95,14 @@ tools:
 ## provider upjet's pipeline generated, through its plugin SDK connector),
 ## v2-generated (the same provider's CLIRecordSets and CLINetworks, through
 ## upjet's Terraform CLI connector, fresh workspaces at each start:
-## crossplane/upjet#561; DEMO_N 20 by default) or v1 (the legacy line,
-## cluster-scoped). Times captured in docs/demo.md. DEMO_N=4000 is
-## the size of the public report.
+## crossplane/upjet#561; DEMO_N 20 by default), v1 (the legacy line,
+## cluster-scoped) or gcpdns (provider-gcpdns, upjet's provider over the real
+## terraform-provider-google, built in gcp.work, against the fake Cloud DNS:
+## DEMO_N RecordSets in one zone whose list pages hold DEMO_N/20, at least 10,
+## DEMO_PAGE_SIZE; the public report's scenario, crossplane/upjet#305; its table
+## counts record sets overwritten, MRs looping on 409 or stopped, MRs Ready on
+## their own record set and the recovery report's adoptions). Times captured in
+## docs/demo.md. DEMO_N=4000 is the size of the public report.
 demo:
 	DEMO_LINE=$(DEMO_LINE) bash hack/demo.sh --per-kind=$(DEMO_N)
 
