@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +33,7 @@ import (
 	nsv1beta1 "github.com/intentjournal/intentjournal/testbed/gcpdns/apis/namespaced/v1beta1"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakeclouddns"
 	"github.com/intentjournal/intentjournal/testbed/internal/kubeconfig"
+	"github.com/intentjournal/intentjournal/testbed/internal/offguard"
 	"github.com/intentjournal/intentjournal/testbed/internal/testbed"
 	"github.com/intentjournal/intentjournal/testbed/internal/testenv"
 )
@@ -205,7 +205,7 @@ func (b *bed) startProvider(t *testing.T, args ...string) *testbed.Provider {
 func (b *bed) startProviderEnv(t *testing.T, bin string, env []string, args ...string) *testbed.Provider {
 	t.Helper()
 	all := append([]string{"--kubeconfig", b.kubeconfig, "--metrics-bind-address", "0", "--poll=10s", "--max-reconcile-rate=50"}, args...)
-	p := &testbed.Provider{Process: testbed.StartProcess(t, "provider-gcpdns", bin, all, append(b.guard.env(), env...)...)}
+	p := &testbed.Provider{Process: testbed.StartProcess(t, "provider-gcpdns", bin, all, append(b.guard.Env(), env...)...)}
 	t.Logf("provider-gcpdns started (pid %d): %s", p.Pid(), strings.Join(args, " "))
 	return p
 }
@@ -297,56 +297,29 @@ func (b *bed) warned(t *testing.T, r client.Object) bool {
 	return false
 }
 
-// offGuard stands in for everything off the machine: the provider's
-// HTTP_PROXY, HTTPS_PROXY and GCE_METADATA_HOST point at it, so any
-// request the provider sends to a host other than loopback reaches it
-// instead. It answers 403, and fails the test when it ends if anything
-// came.
+// offGuard is the bed's guard (offguard.Guard): the provider's
+// HTTP_PROXY, HTTPS_PROXY and GCE_METADATA_HOST point at it, and the test
+// fails when it ends if anything came, unless it is the guard's control.
 type offGuard struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	hit []string
+	*offguard.Guard
 	// control: the test sends traffic off the machine on purpose, to show
 	// that the guard sees it; hits do not fail it.
 	control bool
 }
 
 func newOffGuard(t *testing.T) *offGuard {
-	g := &offGuard{}
-	g.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		target := "metadata:" + r.URL.Path
-		switch {
-		case r.Method == http.MethodConnect:
-			target = "https://" + r.Host
-		case r.URL.IsAbs():
-			target = r.URL.String()
-		}
-		g.mu.Lock()
-		g.hit = append(g.hit, target)
-		g.mu.Unlock()
-		http.Error(w, "offline test: no traffic leaves the machine", http.StatusForbidden)
-	}))
+	og, err := offguard.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &offGuard{Guard: og}
 	t.Cleanup(func() {
-		g.srv.Close()
-		if got := g.hits(); len(got) != 0 && !g.control {
+		og.Close()
+		if got := og.Hits(); len(got) != 0 && !g.control {
 			t.Errorf("the provider sent %d request(s) off the machine: %v", len(got), got)
 		}
 	})
 	return g
-}
-
-func (g *offGuard) hits() []string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return slices.Clone(g.hit)
-}
-
-// env is the provider's environment that routes off-machine traffic to
-// the guard. Loopback is never proxied (net/http).
-func (g *offGuard) env() []string {
-	host := strings.TrimPrefix(g.srv.URL, "http://")
-	return []string{"HTTP_PROXY=" + g.srv.URL, "HTTPS_PROXY=" + g.srv.URL, "http_proxy=" + g.srv.URL, "https_proxy=" + g.srv.URL,
-		"NO_PROXY=", "no_proxy=", "GCE_METADATA_HOST=" + host, "GCE_METADATA_IP=" + host}
 }
 
 func mustCreate(t *testing.T, c client.Client, obj client.Object) {

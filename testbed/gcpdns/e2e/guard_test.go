@@ -33,7 +33,7 @@ func TestGuardSeesOffMachineTraffic(t *testing.T) {
 	b.startProvider(t)
 	mustCreate(t, b.kube, newRecordSet("rec-0000", recordName(0), "10.0.0.1", nil))
 	testbed.Eventually(t, 2*time.Minute, 100*time.Millisecond, "the guard to see a request for "+offMachine, func() (bool, error) {
-		return slices.ContainsFunc(b.guard.hits(), func(h string) bool { return strings.Contains(h, offMachine) }), nil
+		return slices.ContainsFunc(b.guard.Hits(), func(h string) bool { return strings.Contains(h, offMachine) }), nil
 	})
 	if s := b.dns.Stats(); s.Changes != 0 {
 		t.Errorf("the fake Cloud DNS carried out %d changes, want none: the provider's requests went elsewhere", s.Changes)

@@ -110,12 +110,12 @@ func TestUniverseDomainSkipsUserinfo(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			n := guard.count()
+			n := guard.Count()
 			c := &transport_tpg.Config{AccessToken: "test-token", Project: "test-project", UniverseDomain: tc.universe}
 			if err := c.LoadAndValidate(context.Background()); err != nil {
 				t.Fatalf("LoadAndValidate: %v", err)
 			}
-			if got := guard.since(n); !slices.Equal(got, tc.want) {
+			if got := guard.Since(n); !slices.Equal(got, tc.want) {
 				t.Errorf("%s\nrequests off the machine: got %v, want %v", tc.reason, got, tc.want)
 			}
 		})
@@ -129,9 +129,9 @@ func TestUniverseDomainSkipsUserinfo(t *testing.T) {
 // GCE_METADATA_HOST; without it, a TCP connect to 169.254.169.254:80 and
 // a DNS lookup of metadata.google.internal).
 func TestIsMtlsAsksMetadata(t *testing.T) {
-	n := guard.count()
+	n := guard.Count()
 	transport_tpg.IsMtls()
-	got := guard.since(n)
+	got := guard.Since(n)
 	t.Logf("IsMtls asked: %v", got)
 	if len(got) == 0 {
 		t.Fatalf("IsMtls sent nothing to the metadata server; Configure could call it")

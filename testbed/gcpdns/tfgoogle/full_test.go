@@ -41,14 +41,14 @@ func TestConfigureMatchesProviderConfigure(t *testing.T) {
 	}
 	for name, cfg := range cases {
 		t.Run(name, func(t *testing.T) {
-			n := guard.count()
+			n := guard.Count()
 			full := provider.Provider()
 			if d := full.Configure(context.Background(), tfsdk.NewResourceConfigRaw(cfg)); d.HasError() {
 				t.Fatalf("provider.Provider().Configure: %v", d)
 			}
 			// The whole provider's Configure calls IsMtls: the guard,
 			// as GCE_METADATA_HOST, answers its metadata request.
-			for _, h := range guard.since(n) {
+			for _, h := range guard.Since(n) {
 				if !strings.HasPrefix(h, "metadata:") {
 					t.Errorf("the whole provider's Configure sent %q off the machine", h)
 				}

@@ -2,8 +2,6 @@ package demo
 
 import (
 	"context"
-	"net/http"
-	"net/url"
 	"testing"
 	"time"
 
@@ -65,47 +63,4 @@ func TestDNSClient(t *testing.T) {
 	if diff := cmp.Diff(running.Endpoint(), r.providerEndpoint()); diff != "" {
 		t.Errorf("providerEndpoint(): -want, +got:\n%s", diff)
 	}
-}
-
-// TestGuard sends what a provider sends off the machine through the
-// guard, as the proxy it is, and checks that it refused and recorded each.
-func TestGuard(t *testing.T) {
-	g, err := startGuard()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(g.stop)
-	proxy, err := url.Parse(g.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}
-	for _, target := range []string{"http://metadata.google.internal/computeMetadata/v1/project/project-id", "https://oauth2.googleapis.com/token"} {
-		resp, err := hc.Get(target)
-		if err == nil {
-			_ = resp.Body.Close()
-			if resp.StatusCode != http.StatusForbidden {
-				t.Errorf("GET %s through the guard: %s, want 403", target, resp.Status)
-			}
-		}
-	}
-	// GCE_METADATA_HOST: the guard is the metadata server itself.
-	resp, err := http.Get(g.url + "/computeMetadata/v1/instance/service-accounts/default/token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = resp.Body.Close()
-	want := []string{
-		"http://metadata.google.internal/computeMetadata/v1/project/project-id",
-		"https://oauth2.googleapis.com:443",
-		"metadata:/computeMetadata/v1/instance/service-accounts/default/token",
-	}
-	if diff := cmp.Diff(want, g.hits()); diff != "" {
-		t.Errorf("hits(): -want, +got:\n%s", diff)
-	}
-	var none *guard
-	if diff := cmp.Diff([]string(nil), none.hits()); diff != "" {
-		t.Errorf("a nil guard's hits(): -want, +got:\n%s", diff)
-	}
-	none.stop()
 }

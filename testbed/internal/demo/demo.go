@@ -19,6 +19,7 @@ import (
 	"github.com/intentjournal/intentjournal/recovery/report"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakeclouddns"
+	"github.com/intentjournal/intentjournal/testbed/internal/offguard"
 )
 
 // Run runs o.Modes in order, each on a fresh control plane and a fresh fake
@@ -96,8 +97,8 @@ type run struct {
 	// dns is the fake Cloud DNS's client, on a CloudDNS line (fc is nil).
 	dns *dnsClient
 	// guard refuses what the provider sends off the machine, on a
-	// CloudDNS line (see guard).
-	guard    *guard
+	// CloudDNS line.
+	guard    *offguard.Guard
 	provider *process
 	// requestsBefore is the API server's request count just before the
 	// provider's start, in a run with no kill (see Cost).
@@ -211,7 +212,7 @@ func (r *run) launch(ctx context.Context) (err error) {
 		if err := r.startCloudDNS(ctx); err != nil {
 			return err
 		}
-		if r.guard, err = startGuard(); err != nil {
+		if r.guard, err = offguard.Start(); err != nil {
 			return err
 		}
 	} else if err := r.startCloud(ctx); err != nil {
@@ -239,7 +240,7 @@ func (r *run) launch(ctx context.Context) (err error) {
 
 	r.provider = newProcess(log, r.dir, o.Line.providerName(), o.Binaries.Provider, r.providerArgs()...)
 	if r.guard != nil {
-		r.provider.env = r.guard.env()
+		r.provider.env = r.guard.Env()
 	}
 	log.Info("Starting the provider", zap.Strings("args", r.provider.args))
 	return r.provider.start()
@@ -352,7 +353,7 @@ func (r *run) cleanup() error {
 	if r.cloud != nil {
 		r.cloud.stop(syscall.SIGTERM)
 	}
-	r.guard.stop()
+	r.guard.Close()
 	r.tracker.stop()
 	if r.cluster != nil {
 		errs = append(errs, r.cluster.stop())

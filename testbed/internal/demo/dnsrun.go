@@ -164,7 +164,7 @@ func (r *run) measureDNS(ctx context.Context, res *Result, atKill fakeclouddns.S
 	err = r.readReport(res)
 	// The provider is stopped (wrapped) or about to be: nothing more
 	// reaches the guard.
-	d.OffMachine = r.guard.hits()
+	d.OffMachine = r.guard.Hits()
 	return err
 }
 
