@@ -68,6 +68,12 @@ const (
 	// ReasonApplyFailed: the decision was made but a patch that carries it
 	// out (external name, pause, annotation) failed.
 	ReasonApplyFailed = "ApplyFailed"
+	// ReasonUnboundCopy: a cloud resource carries what a bound managed
+	// resource's lookup finds (its crossplane tags) and no managed
+	// resource names it: the first copy of a create that a provider
+	// restarted after a crash made again, or someone else's look-alike
+	// (intentjournal scan --copies-within).
+	ReasonUnboundCopy = "UnboundCopy"
 )
 
 // Reasons lists every reason a report entry or Event can carry; the
@@ -78,7 +84,7 @@ var Reasons = []string{
 	ReasonNothingCreated, ReasonAdopted, ReasonNotOurs, ReasonLookAlike, ReasonUnseenConflict,
 	ReasonWeakProof, ReasonArgsDiffer, ReasonDuplicate, ReasonMRDeleted, ReasonLookupFailed,
 	ReasonNoFinder, ReasonCRDMissing, ReasonReportOnly, ReasonAPIServerError, ReasonApplyFailed,
-	ReasonAbsenceUnproven, ReasonAbsenceNotYetProven,
+	ReasonAbsenceUnproven, ReasonAbsenceNotYetProven, ReasonUnboundCopy,
 }
 
 // Decision is what to do with one candidate. Decide makes it; the resolver

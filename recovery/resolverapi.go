@@ -29,3 +29,16 @@ func (r *Resolver) PatchAnnotations(ctx context.Context, c *Candidate, change fu
 	}
 	return r.patch(ctx, c, change)
 }
+
+// Lookup finds, through the finder of c's kind, the cloud resources c's
+// create may have made, as the pass looks a candidate up: under its rate
+// limit, its lookup timeout and its retries. found is false when the kind
+// has no finder.
+func (r *Resolver) Lookup(ctx context.Context, c *Candidate) (res []ExternalResource, found bool, err error) {
+	f := r.o.Finders[c.GVK.GroupKind()]
+	if f == nil {
+		return nil, false, nil
+	}
+	res, err = r.lookup(ctx, f, c)
+	return res, true, err
+}

@@ -90,7 +90,8 @@ type Finding struct {
 	Held bool
 	// LastCreate is when the create the reasons point at began, as far as
 	// the annotations tell (the pending mark, else the succeeded mark);
-	// zero when they tell nothing.
+	// zero when they tell nothing. For a managed resource passed over as
+	// SkipBound, when its latest create began (Options.Copies).
 	LastCreate time.Time
 }
 
@@ -124,6 +125,7 @@ func Classify(obj *unstructured.Unstructured, f Facts) Finding {
 	isReady := ready.Status == "True"
 	if isReady && bound {
 		out.Skip = SkipBound
+		out.LastCreate = lastCreate(a)
 		return out
 	}
 	unbound := "absent"
@@ -169,6 +171,16 @@ func Classify(obj *unstructured.Unstructured, f Facts) Finding {
 		out.Reasons, out.Evidence = nil, nil
 	}
 	return out
+}
+
+// lastCreate is when the latest create the annotations record began: the
+// pending mark, else the succeeded mark; zero when neither is set.
+func lastCreate(a map[string]string) time.Time {
+	pending, succeeded := annotationTime(a, recovery.AnnotationExternalCreatePending), annotationTime(a, recovery.AnnotationExternalCreateSucceed)
+	if pending.After(succeeded) {
+		return pending
+	}
+	return succeeded
 }
 
 // annotationTime parses the RFC 3339 time crossplane-runtime writes into

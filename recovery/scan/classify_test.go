@@ -91,9 +91,9 @@ func TestClassify(t *testing.T) {
 		want   Finding // Evidence is checked apart
 	}{
 		"NoCrash": {
-			reason: "A Ready managed resource bound to its cloud resource is never a candidate.",
+			reason: "A Ready managed resource bound to its cloud resource is never a candidate; its create's time is kept, for the lookup for copies.",
 			obj:    newMR("rs", succeeded, named("rs-0a1b"), ready),
-			want:   Finding{Skip: SkipBound},
+			want:   Finding{Skip: SkipBound, LastCreate: t0.Add(time.Minute)},
 		},
 		"NoTrace": {
 			reason: "A managed resource no create touched yet shows nothing.",
@@ -187,7 +187,7 @@ func TestClassify(t *testing.T) {
 		"ReadyBoundStaleLoop": {
 			reason: "A stale 409 on a Ready, bound managed resource is history.",
 			obj:    newMR("rs", succeeded, named("rs-0a1b"), ready, loopAsync),
-			want:   Finding{Skip: SkipBound},
+			want:   Finding{Skip: SkipBound, LastCreate: t0.Add(time.Minute)},
 		},
 		"UnparsablePending": {
 			reason: "An unparsable pending mark reads as absent, as crossplane-runtime reads it.",

@@ -29,9 +29,11 @@
 // kubectl commands that adopt what was found or pause the managed
 // resource (report.Scan).
 //
-// What scan cannot see: once a provider restarted after the crash and
+// What Classify cannot see: once a provider restarted after the crash and
 // created a second copy of a resource whose ID the cloud assigns, its
 // managed resource is Ready and bound to the second copy, and the first
-// is a leak no trace on the managed resource points at. Run scan before
-// the provider restarts (scaled to 0), or soon after.
+// is a leak no trace on the managed resource points at. Options.Copies
+// looks such managed resources up too, and reports what their lookup
+// finds that no managed resource names (copies.go); or run scan before
+// the provider restarts (scaled to 0).
 package scan

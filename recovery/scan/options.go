@@ -38,6 +38,15 @@ type Options struct {
 	// "already exists" or a failed async create is never passed over: that
 	// create has ended. The report's notes count what was passed over.
 	MinAge time.Duration
+	// Copies, when positive, also looks up each managed resource that is
+	// Ready and bound and whose latest create began less than Copies ago,
+	// through its kind's finder, and reports as an orphan
+	// (recovery.ReasonUnboundCopy) every resource found that no scanned managed
+	// resource names as its external name: the first copy of a create a
+	// restarted provider made again, which no trace on the managed
+	// resource shows (copies.go). It costs a lookup per such managed
+	// resource. Nothing is done about a copy under Apply.
+	Copies time.Duration
 	// Apply carries out what the scan's policy allows: pause a managed
 	// resource whose entry needs an operator (a loop on "already exists"
 	// among them), unless crossplane-runtime holds its create already;

@@ -50,6 +50,12 @@ type scanner struct {
 	lookupCount, patchCount int
 	candidates, resolved    int
 	outcomes                map[report.Outcome]int
+
+	// bound holds every external name a scanned managed resource carries,
+	// and copies the bound managed resources to look up for copies
+	// (Options.Copies); both discovery's, read once it ended.
+	bound  map[string]bool
+	copies []copyWork
 }
 
 // Run scans every managed resource of o.Kinds for a create that may have
@@ -81,7 +87,7 @@ func Run(ctx context.Context, o Options) (*report.Report, error) {
 	}
 	o.Source.DryRun = !o.Apply
 	s := &scanner{o: o, log: logging.Zap(o.Logger).Named("scan"), outcomes: map[report.Outcome]int{},
-		skipped: map[string]int{}, resources: map[schema.GroupVersionKind]string{}}
+		skipped: map[string]int{}, resources: map[schema.GroupVersionKind]string{}, bound: map[string]bool{}}
 	sightings := recovery.NewSightings()
 	resolver := func(mode recovery.Mode) (*recovery.Resolver, error) {
 		p := o.Policy
@@ -166,6 +172,9 @@ func (s *scanner) run(ctx context.Context) (*report.Report, error) {
 	tick.Stop()
 	close(stopTick)
 
+	if err == nil {
+		s.findCopies(ctx, rep, s.copies, s.bound)
+	}
 	if s.heldBack > 0 {
 		rep.AddNote(fmt.Sprintf("%d managed resource(s) show a create younger than the minimum age %s, which may still be under way, and were not taken up; scan again later", s.heldBack, s.o.MinAge))
 	}
@@ -211,6 +220,13 @@ func (s *scanner) discover(ctx context.Context, rep *report.Report, emit func(wo
 				f := Classify(obj, facts)
 				if f.Skip != "" {
 					s.skipped[f.Skip]++
+				}
+				en := obj.GetAnnotations()[recovery.AnnotationExternalName]
+				if en != "" {
+					s.bound[en] = true
+				}
+				if w := (work{obj: obj, gvk: gvk, finding: f}); s.takeForCopies(w) {
+					s.copies = append(s.copies, copyWork{work: w, externalName: en})
 				}
 				if !f.Candidate() {
 					continue

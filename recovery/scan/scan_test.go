@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -342,7 +344,7 @@ func TestRun(t *testing.T) {
 }
 
 // TestReasonsInSchema keeps the report schema's examples of scan.reasons
-// to the reasons Classify gives.
+// to the reasons Classify gives and ReasonCopiesBesideBound.
 func TestReasonsInSchema(t *testing.T) {
 	var s struct {
 		Defs struct {
@@ -362,11 +364,140 @@ func TestReasonsInSchema(t *testing.T) {
 	}
 	inSchema := slices.Sorted(slices.Values(s.Defs.Scan.Properties.Reasons.Items.Examples))
 	var want []string
-	for _, r := range Reasons {
+	for _, r := range append(slices.Clone(Reasons), ReasonCopiesBesideBound) {
 		want = append(want, string(r))
 	}
 	slices.Sort(want)
 	if diff := cmp.Diff(want, inSchema); diff != "" {
 		t.Errorf("Reasons (-) and the schema's scan.reasons examples (+) differ:\n%s", diff)
 	}
+}
+
+// TestRunCopies: with Options.Copies, a Ready, bound managed resource whose
+// create is recent is looked up too, and what its lookup finds that no
+// managed resource names, and no other entry found, is reported once, an
+// orphan of reason UnboundCopy; nothing is done about it under --apply.
+func TestRunCopies(t *testing.T) {
+	ctx := context.Background()
+	old := ann(recovery.AnnotationExternalCreateSucceed, at(-5*time.Hour))
+	objs := []*unstructured.Unstructured{
+		// A restarted provider's second copy, bound; the first leaked.
+		stockMR("Network", "net-again", succeeded, named("net-again-2"), ready),
+		// Two managed resources whose tags are the same find the same copy.
+		stockMR("Network", "net-x", succeeded, named("net-x-1"), ready),
+		stockMR("Network", "net-y", succeeded, named("net-y-1"), ready),
+		// Its lookup finds another managed resource's resource: bound.
+		stockMR("Network", "net-z", succeeded, named("net-z-1"), ready),
+		// A candidate; a bound managed resource's lookup finds its resource
+		// too: reported once, by the candidate's entry.
+		stockMR("Network", "net-b", succeeded, notReady),
+		stockMR("Network", "net-c", succeeded, named("net-c-1"), ready),
+		// Created long before the window: not looked up.
+		stockMR("Network", "net-old", old, named("net-old-1"), ready),
+		// A bound record set with only itself in the cloud.
+		stockMR("RecordSet", "rs-ok", succeeded, named("rs-ok-1"), ready),
+		// Its lookup fails: a note says copies may be missing.
+		stockMR("Network", "net-err", succeeded, named("net-err-1"), ready),
+	}
+	c := cloud{
+		"net-again": {ours("Network", "net-again", "net-again-1"), ours("Network", "net-again", "net-again-2")},
+		"net-x":     {ours("Network", "net-x", "net-x-1"), ours("Network", "net-x", "net-shared")},
+		"net-y":     {ours("Network", "net-y", "net-y-1"), ours("Network", "net-y", "net-shared")},
+		"net-z":     {ours("Network", "net-z", "net-z-1"), ours("Network", "net-again", "net-again-2")},
+		"net-b":     {ours("Network", "net-b", "net-b-1")},
+		"net-c":     {ours("Network", "net-c", "net-c-1"), ours("Network", "net-b", "net-b-1")},
+		"net-old":   {ours("Network", "net-old", "net-old-1"), ours("Network", "net-old", "net-old-0")},
+		"rs-ok":     {ours("RecordSet", "rs-ok", "rs-ok-1")},
+	}
+	failing := recovery.FinderFn(func(ctx context.Context, cand *recovery.Candidate) ([]recovery.ExternalResource, error) {
+		if cand.Intent.Resource.Name == "net-err" {
+			return nil, errors.New("the inventory is down")
+		}
+		return c.finder().Find(ctx, cand)
+	})
+
+	for _, apply := range []bool{false, true} {
+		t.Run(fmt.Sprintf("apply=%t", apply), func(t *testing.T) {
+			cl := newCluster(objs)
+			before := versions(t, cl)
+			o := options(cl, c, apply)
+			o.Finders[networks.GroupKind()] = failing
+			o.Policy.LookupRetries = 1
+			o.Copies = 3 * time.Hour // every create but net-old's began 2h ago
+			rep, err := Run(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, rep)
+			type copyRow struct {
+				Resource, ID, Reason string
+				Reasons              []string
+				NamesOthers          string
+			}
+			var got []copyRow
+			for _, e := range rep.Entries {
+				if e.Reason != recovery.ReasonUnboundCopy {
+					continue
+				}
+				r := copyRow{Resource: e.Resource.Name, Reason: e.Reason, Reasons: e.Scan.Reasons}
+				for _, f := range e.Found {
+					r.ID += f.ID
+				}
+				if _, others, ok := strings.Cut(e.Message, "the lookups of "); ok {
+					r.NamesOthers = others
+				}
+				if e.Outcome != report.OutcomeOrphan || len(e.Scan.Actions) != 0 {
+					t.Errorf("%s: outcome %s with %d actions, want an orphan with none", e.Resource.Name, e.Outcome, len(e.Scan.Actions))
+				}
+				got = append(got, r)
+			}
+			want := []copyRow{
+				{Resource: "net-again", ID: "net-again-1", Reason: recovery.ReasonUnboundCopy, Reasons: []string{"CopiesBesideBound"}},
+				{Resource: "net-x", ID: "net-shared", Reason: recovery.ReasonUnboundCopy, Reasons: []string{"CopiesBesideBound"},
+					NamesOthers: "Network/net-y (uid-net-y) found it too (their tags are the same)"},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("copies (-want +got):\n%s", diff)
+			}
+			var candidates []string
+			for _, e := range rep.Entries {
+				if e.Reason != recovery.ReasonUnboundCopy {
+					candidates = append(candidates, e.Resource.Name)
+				}
+			}
+			if !slices.Equal(candidates, []string{"net-b"}) {
+				t.Errorf("the other entries are %q, want net-b's alone", candidates)
+			}
+			if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], "1 of 7 lookups for copies") ||
+				!strings.Contains(rep.Source.Notes[0], "the inventory is down") {
+				t.Errorf("notes %q, want one naming the failed lookup for copies", rep.Source.Notes)
+			}
+			// 1 candidate, 7 bound in the window (net-old is not).
+			if tm := rep.Summary.Timings; tm == nil || tm.LookupCount != 8 {
+				t.Errorf("timings %+v, want 8 lookups", tm)
+			}
+			after := versions(t, cl)
+			for _, name := range []string{"net-again", "net-x", "net-y", "net-z", "net-c", "net-old", "rs-ok", "net-err"} {
+				if before[name] != after[name] {
+					t.Errorf("%s was written (apply=%t): %s, then %s", name, apply, before[name], after[name])
+				}
+			}
+		})
+	}
+
+	t.Run("Off", func(t *testing.T) {
+		cl := newCluster(objs)
+		rep, err := Run(ctx, options(cl, c, false))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range rep.Entries {
+			if e.Reason == recovery.ReasonUnboundCopy {
+				t.Errorf("without Copies, %s's copy %v was reported", e.Resource.Name, e.Found)
+			}
+		}
+		if tm := rep.Summary.Timings; tm == nil || tm.LookupCount != 1 {
+			t.Errorf("timings %+v, want the candidate's lookup alone", tm)
+		}
+	})
 }

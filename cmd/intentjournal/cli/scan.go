@@ -33,6 +33,7 @@ type scanOptions struct {
 	Kind          []string      `name:"kind" sep:"none" placeholder:"GVK" help:"Managed kind to scan, as Kind.version.group (repeatable)."`
 	Group         []string      `name:"group" sep:"none" placeholder:"GROUP" help:"API group whose managed kinds (the CRDs of category managed) to scan, found through the API server's discovery (repeatable); *.SUFFIX names every group of a provider family, e.g. *.aws.upbound.io."`
 	CloudAssigned []string      `name:"cloud-assigned" sep:"none" placeholder:"KIND" help:"Kind whose external name the cloud assigns (upjet's IdentifierFromProvider), so that an external name equal to metadata.name is not a settled one (repeatable; * for every kind)."`
+	Copies        time.Duration `name:"copies-within" default:"0s" help:"Also look up each Ready, bound managed resource whose latest create began less than this ago, for copies a provider restarted after a crash made beside it (a cloud-assigned ID created twice), and report each as an orphan; one lookup per such resource (0: off)."`
 	MinAge        time.Duration `name:"min-age" default:"0s" help:"Pass over a pending or succeeded create younger than this, which a running provider may still be carrying out (0: take every one; a loop on already exists or a failed create is always taken)."`
 
 	Finder     []string      `name:"finder" sep:"none" placeholder:"KIND=TYPE:ARG" help:"Finder of a kind (repeatable; KIND may be * for every scanned kind), as for report."`
@@ -97,6 +98,8 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 		return UsageError("--clock-skew must not be negative, got %s", o.ClockSkew)
 	case o.MinAge < 0:
 		return UsageError("--min-age must not be negative, got %s", o.MinAge)
+	case o.Copies < 0:
+		return UsageError("--copies-within must not be negative, got %s", o.Copies)
 	}
 	var kinds []schema.GroupVersionKind
 	if len(o.Kind) > 0 {
@@ -187,7 +190,7 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 	}
 	so := scan.Options{
 		Client: c, Kinds: kinds, Resources: resources, Finders: finders, CloudAssigned: cloudAssigned,
-		MinAge: o.MinAge, Apply: o.Apply, Policy: policy, Logger: zapr.NewLogger(o.log),
+		MinAge: o.MinAge, Copies: o.Copies, Apply: o.Apply, Policy: policy, Logger: zapr.NewLogger(o.log),
 		Source: report.Source{Cluster: cluster, ClusterUID: clusterID, Owner: o.owner}, Now: o.now,
 	}
 	if o.Apply {

@@ -24,6 +24,7 @@ func TestScanUsage(t *testing.T) {
 		"NoKinds":         {"scan needs --group or --kind", []string{"scan"}, "--group GROUP"},
 		"BadKind":         {"--kind is Kind.version.group", []string{"scan", "--kind", "RecordSet"}, "want Kind.version.group"},
 		"NegativeMinAge":  {"--min-age is an age", []string{"scan", "--kind", rs, "--min-age=-1m"}, "--min-age must not be negative"},
+		"NegativeCopies":  {"--copies-within is an age", []string{"scan", "--kind", rs, "--copies-within=-1h"}, "--copies-within must not be negative"},
 		"UnknownFinder":   {"--finder names a built-in type", []string{"scan", "--kind", rs, "--finder", "RecordSet=aws:us-east-1"}, `unknown finder type "aws"`},
 		"CloudAssignedOf": {"--cloud-assigned names a scanned kind", []string{"scan", "--kind", rs, "--cloud-assigned", "Network"}, `kind "Network" is not one of the --kind values`},
 		"NoPolicyFlag":    {"scan has its own policy, not recover's", []string{"scan", "--kind", rs, "--policy", "adopt-on-tags"}, "unknown flag --policy"},

@@ -519,4 +519,51 @@ func TestScan(t *testing.T) {
 			t.Errorf("a second scan reports %q, want %q", names, want)
 		}
 	})
+
+	t.Run("CopiesAfterRestart", func(t *testing.T) {
+		// A provider restarted after the crash created net-again a second
+		// time: Ready, bound to the second network; the first leaks, and no
+		// trace on the managed resource points at it.
+		first := s.network(t, "net-again", "net-again-1", stockTags(scanNetwork, "net-again"))
+		second := s.network(t, "net-again", "net-again-2", stockTags(scanNetwork, "net-again"))
+		s.mr(t, scanNetwork, "", "net-again", map[string]string{recovery.AnnotationExternalCreateSucceed: since(5 * time.Second),
+			recovery.AnnotationExternalName: second}, condReady)
+
+		code, out, stderr := run(t, s.args("json")...)
+		if code != cli.ExitAttention {
+			t.Fatalf("scan: exit %d\nstderr:\n%s", code, stderr)
+		}
+		if rows, _ := scanRows(t, out); len(rows["net-again"].Reasons) != 0 {
+			t.Errorf("without --copies-within, the bound net-again was reported: %+v", rows["net-again"])
+		}
+
+		before := s.state(t)
+		code, out, stderr = run(t, s.args("json", "--copies-within=2h", "--apply")...)
+		if code != cli.ExitAttention {
+			t.Fatalf("scan --copies-within: exit %d\nstderr:\n%s", code, stderr)
+		}
+		rows, rep := scanRows(t, out)
+		want := scanRow{Reasons: []string{"CopiesBesideBound"}, Outcome: report.OutcomeOrphan, Reason: recovery.ReasonUnboundCopy, Found: 1}
+		if diff := cmp.Diff(want, rows["net-again"]); diff != "" {
+			t.Errorf("net-again (-want +got):\n%s", diff)
+		}
+		var copies []string
+		for _, e := range rep.Entries {
+			if e.Reason == recovery.ReasonUnboundCopy {
+				for _, f := range e.Found {
+					copies = append(copies, e.Resource.Name+" "+f.ID)
+				}
+			}
+		}
+		if want := []string{"net-again " + first}; !slices.Equal(copies, want) {
+			t.Errorf("copies reported %q, want %q: the first network alone, and no bound resource", copies, want)
+		}
+		after := s.state(t)
+		if after.Versions["net-again"] != before.Versions["net-again"] {
+			t.Error("scan --apply wrote to net-again: a copy is never acted on")
+		}
+		if diff := cmp.Diff(before.Cloud, after.Cloud); diff != "" {
+			t.Errorf("scan --apply changed the cloud (-before +after):\n%s", diff)
+		}
+	})
 }
