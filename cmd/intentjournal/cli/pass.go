@@ -9,14 +9,9 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
-	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-	"k8s.io/client-go/tools/record"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/go-logr/zapr"
@@ -234,16 +229,4 @@ func restConfig(kubeconfig, kubeContext string) (*rest.Config, string, error) {
 		cfg.Timeout = 30 * time.Second
 	}
 	return cfg, cfg.Host, nil
-}
-
-// eventRecorder returns a recorder that posts Events to the cluster, and a
-// function that stops it.
-func eventRecorder(cfg *rest.Config) (record.EventRecorder, func(), error) {
-	cs, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		return nil, nil, fmt.Errorf("cannot create a Kubernetes clientset: %w", err)
-	}
-	b := record.NewBroadcaster()
-	b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: cs.CoreV1().Events("")})
-	return b.NewRecorder(scheme.Scheme, corev1.EventSource{Component: "intentjournal-cli"}), b.Shutdown, nil
 }
