@@ -192,6 +192,19 @@ func TestExpectedTags(t *testing.T) {
 	if diff := cmp.Diff(want, c.ExpectedTags()); diff != "" {
 		t.Errorf("derived from a namespaced MR (-want +got):\n%s", diff)
 	}
+
+	// SpecTags, what the create sent as a scan read them: as they are,
+	// with nothing derived, and a copy.
+	c.SpecTags = map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc", TagCrossplaneProviderConfig: "default"}
+	got := c.ExpectedTags()
+	if diff := cmp.Diff(c.SpecTags, got); diff != "" {
+		t.Errorf("with SpecTags (-want +got):\n%s", diff)
+	}
+	got[TagCrossplaneName] = "changed"
+	if c.SpecTags[TagCrossplaneName] != "vpc" {
+		t.Error("ExpectedTags returned SpecTags itself, not a copy")
+	}
+	c.SpecTags = nil
 	other := ExternalResource{ID: "n", Tags: map[string]string{TagCrossplaneKind: "network.fakecloud.intentjournal.io", TagCrossplaneName: "vpc",
 		TagCrossplaneProviderConfig: "default", TagCrossplaneNamespace: "team-a", TagCrossplaneProviderConfigKind: "ClusterProviderConfig"}, CreatedAt: t1}
 	if got := Owned(c, other); got != "" {

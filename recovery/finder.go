@@ -53,6 +53,15 @@ type Candidate struct {
 	// Object is the managed resource as last read, or nil when it no longer
 	// exists (deleted while its create was in flight).
 	Object *unstructured.Unstructured
+	// SpecTags, when set, are exactly the crossplane tags the create sent,
+	// read from the managed resource's spec where a stock provider's
+	// tagger wrote them (intentjournal scan, which has no intent):
+	// ExpectedTags returns them as they are and derives none, in
+	// particular no crossplane-namespace, which upjet v2.3.0's tagger never
+	// writes. A listing by them finds what the create made, and the
+	// same-named managed resources' of other namespaces too: tags without
+	// a namespace prove ownership only weakly.
+	SpecTags map[string]string
 	// DeadBy is the latest moment the create can have reached the cloud:
 	// when recovery first took the intent up (Sightings), by which the
 	// process that ran it had stopped. Zero when not known; the Resolver
@@ -77,9 +86,13 @@ type Candidate struct {
 func (c *Candidate) Deleted() bool { return c.Object == nil }
 
 // ExpectedTags returns the crossplane external tags the resource would
-// carry if this create made it: from the intent's lookup keys, else derived
-// from the managed resource the way crossplane-runtime derives them.
+// carry if this create made it: SpecTags when set; else from the intent's
+// lookup keys, else derived from the managed resource the way
+// crossplane-runtime derives them.
 func (c *Candidate) ExpectedTags() map[string]string {
+	if len(c.SpecTags) > 0 {
+		return maps.Clone(c.SpecTags)
+	}
 	out := CrossplaneTags(c.Intent.LookupKeys)
 	if _, ok := out[TagCrossplaneKind]; !ok && c.GVK.Kind != "" {
 		out[TagCrossplaneKind] = strings.ToLower(c.GVK.GroupKind().String())

@@ -89,7 +89,16 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 		}
 		actions = append(actions, report.ScanAction{Type: report.ScanActionPause, Commands: []string{tg.pauseCommand()}, Note: note})
 	}
+	own := w.obj.GetAnnotations()[recovery.AnnotationExternalName]
+	var boundElsewhere []string
 	for _, f := range adoptable(e) {
+		if s.bound[f.ID] && f.ID != own && e.Outcome != report.OutcomeAdopted {
+			// Another managed resource is bound to it: a same-named
+			// managed resource of another namespace, whose tags are the
+			// same.
+			boundElsewhere = append(boundElsewhere, f.ID)
+			continue
+		}
 		cmds := []string{tg.adoptCommand(f.ID, held)}
 		if pause {
 			cmds = append(cmds, tg.unpauseCommand())
@@ -99,6 +108,9 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 	if e.Outcome == report.OutcomeUnresolved && e.Reason == recovery.ReasonNothingCreated {
 		actions = append(actions, report.ScanAction{Type: report.ScanActionRemovePending, Commands: []string{tg.removePendingCommand()},
 			Note: "nothing of its create was found: removing the mark lets crossplane-runtime create it again; scan --apply never clears a mark"})
+	}
+	if len(boundElsewhere) > 0 {
+		e.Message += fmt.Sprintf(" (%s: bound to another managed resource, not offered for adoption)", strings.Join(boundElsewhere, ", "))
 	}
 	e.Scan.Actions = actions
 	e.Action = base

@@ -3,6 +3,7 @@ package scan
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -194,9 +195,27 @@ func (s *scanner) run(ctx context.Context) (*report.Report, error) {
 	return rep, nil
 }
 
-// discover lists every managed resource of every kind, classifies it, and
-// emits each candidate.
+// discover lists every managed resource of every kind and classifies it,
+// then emits each candidate: once every external name is known (bound),
+// so that no candidate is offered a resource another managed resource is
+// bound to.
 func (s *scanner) discover(ctx context.Context, rep *report.Report, emit func(work) bool) error {
+	var found []work
+	if err := s.list(ctx, rep, func(w work) { found = append(found, w) }); err != nil {
+		return err
+	}
+	for _, w := range found {
+		if !emit(w) {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// list lists every managed resource of every kind, classifies it, records
+// its external name in bound and, under Options.Copies, what to look up for
+// copies, and calls take with each candidate.
+func (s *scanner) list(ctx context.Context, rep *report.Report, take func(work)) error {
 	for _, gvk := range s.o.Kinds {
 		facts := Facts{CloudAssigned: s.o.CloudAssigned[gvk.GroupKind()]}
 		list := &unstructured.UnstructuredList{}
@@ -238,9 +257,7 @@ func (s *scanner) discover(ctx context.Context, rep *report.Report, emit func(wo
 				s.mu.Lock()
 				s.candidates++
 				s.mu.Unlock()
-				if !emit(work{obj: obj, gvk: gvk, finding: f}) {
-					return ctx.Err()
-				}
+				take(work{obj: obj, gvk: gvk, finding: f})
 			}
 			if cont = list.GetContinue(); cont == "" {
 				break
@@ -292,11 +309,37 @@ func candidate(w work) *recovery.Candidate {
 			Namespace: w.obj.GetNamespace(), Name: w.obj.GetName(), UID: string(w.obj.GetUID()),
 		}},
 	}
+	c.SpecTags = specTags(w.obj)
 	if w.finding.Has(ReasonAlreadyExistsLoop) {
 		c.Intent.State = journal.StateFailed
 		c.Intent.Outcome = journal.Settlement{State: journal.StateFailed, ErrorClass: journal.ErrorClassConflict}
 	}
 	return c
+}
+
+// specTags returns the crossplane tags of obj's spec.forProvider, in the
+// first of its map fields (by name) that holds crossplane-kind and
+// crossplane-name: what a stock provider's tagger wrote there before the
+// create, and so what the create sent (recovery.Candidate.SpecTags). Nil
+// when no field holds them.
+func specTags(obj *unstructured.Unstructured) map[string]string {
+	fp, _, _ := unstructured.NestedMap(obj.Object, "spec", "forProvider")
+	for _, k := range slices.Sorted(maps.Keys(fp)) {
+		m, ok := fp[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		str := make(map[string]string, len(m))
+		for tk, tv := range m {
+			if v, ok := tv.(string); ok {
+				str[tk] = v
+			}
+		}
+		if tags := recovery.CrossplaneTags(str); tags[recovery.TagCrossplaneKind] != "" && tags[recovery.TagCrossplaneName] != "" {
+			return tags
+		}
+	}
+	return nil
 }
 
 // resolve decides one candidate, applies the scan's policy, carries out

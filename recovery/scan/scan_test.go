@@ -501,3 +501,62 @@ func TestRunCopies(t *testing.T) {
 		}
 	})
 }
+
+// TestCandidateSpecTags: a scan candidate is looked up by the crossplane
+// tags its spec carries, what a stock tagger wrote and the create sent:
+// for a namespaced managed resource tagged by upjet v2.3.0, no namespace.
+func TestCandidateSpecTags(t *testing.T) {
+	obj := stockMR("Network", "net-a", succeeded, notReady)
+	obj.SetNamespace("team-a")
+	_ = unstructured.SetNestedField(obj.Object, "ClusterProviderConfig", "spec", "providerConfigRef", "kind")
+	c := candidate(work{obj: obj, gvk: networks})
+	if diff := cmp.Diff(crossplaneTags("Network", "net-a"), c.ExpectedTags()); diff != "" {
+		t.Errorf("ExpectedTags (-want +got):\n%s", diff)
+	}
+	if !c.SentTags() {
+		t.Error("SentTags is false: the spec carries the tags the create sent")
+	}
+
+	untagged := newMR("net-u", succeeded, notReady)
+	untagged.SetKind("Network")
+	untagged.SetNamespace("team-a")
+	c = candidate(work{obj: untagged, gvk: networks})
+	if c.SpecTags != nil {
+		t.Errorf("SpecTags %v of a spec with no crossplane tags, want none", c.SpecTags)
+	}
+	if got := c.ExpectedTags()[recovery.TagCrossplaneNamespace]; got != "team-a" {
+		t.Errorf("with no tags in the spec, ExpectedTags derives the namespace tag: got %q", got)
+	}
+}
+
+// TestRunBoundElsewhere: a resource another managed resource is bound to
+// (the same-named one of another namespace, whose tags are the same) is
+// never offered for adoption.
+func TestRunBoundElsewhere(t *testing.T) {
+	objs := []*unstructured.Unstructured{
+		stockMR("Network", "net-b", succeeded, notReady),
+		stockMR("Network", "net-c", succeeded, named("net-c-1"), ready),
+	}
+	c := cloud{"net-b": {ours("Network", "net-b", "net-b-1"), ours("Network", "net-b", "net-c-1")}}
+	rep, err := Run(context.Background(), options(newCluster(objs), c, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	if len(rep.Entries) != 1 {
+		t.Fatalf("%d entries, want net-b's", len(rep.Entries))
+	}
+	e := rep.Entries[0]
+	var adopt []string
+	for _, a := range e.Scan.Actions {
+		if a.Type == report.ScanActionAdopt {
+			adopt = append(adopt, a.ExternalName)
+		}
+	}
+	if !slices.Equal(adopt, []string{"net-b-1"}) {
+		t.Errorf("adopt actions %q, want net-b-1 alone: net-c-1 is bound to net-c", adopt)
+	}
+	if !strings.Contains(e.Message, "net-c-1: bound to another managed resource") {
+		t.Errorf("message %q does not say why net-c-1 is not offered", e.Message)
+	}
+}

@@ -357,11 +357,12 @@ var wantScan = map[string]scanRow{
 	// d. An async create that timed out and made nothing.
 	"net-failed": {Reasons: []string{"AsyncCreateFailed", "CreateSucceededUnbound"}, Outcome: report.OutcomeCleared, Reason: recovery.ReasonNothingCreated},
 	// Namespaced, tagged with no namespace by upjet v2.3.0: the record set
-	// at its key is found, and not proven its own.
-	"team-a/rs-loop": {Reasons: []string{"AlreadyExistsLoop", "CreateSucceededUnbound"}, Outcome: report.OutcomeConflict, Reason: recovery.ReasonNotOurs, Found: 1, Actions: "pause, adopt"},
-	// Namespaced: a listing by tags that include the namespace finds
-	// nothing, and that proves nothing.
-	"team-a/net-leak": {Reasons: []string{"CreateSucceededUnbound"}, Outcome: report.OutcomeConflict, Reason: recovery.ReasonAbsenceUnproven, Actions: "pause"},
+	// at its key carries the tags the create sent (its spec's), a weak
+	// proof, which scan never adopts on.
+	"team-a/rs-loop": {Reasons: []string{"AlreadyExistsLoop", "CreateSucceededUnbound"}, Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonReportOnly, Found: 1, Actions: "pause, adopt"},
+	// Namespaced: listed by the tags the create sent, without a
+	// namespace (its spec's), the network is found; ours only weakly.
+	"team-a/net-leak": {Reasons: []string{"CreateSucceededUnbound"}, Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonReportOnly, Found: 1, Actions: "pause, adopt"},
 }
 
 // TestScan runs `intentjournal scan` of a development build against a real
