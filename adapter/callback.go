@@ -3,6 +3,8 @@ package adapter
 import (
 	"context"
 	"errors"
+	"maps"
+	"time"
 
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/types"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/intentjournal/intentjournal/internal/failpoint"
 	"github.com/intentjournal/intentjournal/journal"
+	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
@@ -52,10 +55,23 @@ func (k *Kind) created(ctx context.Context, f *flight, cerr error) {
 			k.a.log.Warn("cannot derive the external name; Observe will settle", append(k.fields(in), zap.String("tf-id", id), zap.Error(err))...)
 			return
 		}
+		// The patch records the success too: crossplane-runtime records it
+		// in an update that retries a conflict only five times within
+		// milliseconds, and when the async create's own writes (this
+		// patch, upjet's status update) keep changing the resource, all
+		// five can lose; its pending mark left alone would stop the
+		// resource at "cannot determine creation result" for good (1 of
+		// 4,000 creates with no kill, docs/demo.md). Should its update land
+		// after this patch, it writes its own success mark over this one.
+		also := maps.Clone(st.Annotations)
+		if also == nil {
+			also = map[string]string{}
+		}
+		also[recovery.AnnotationExternalCreateSucceed] = time.Now().UTC().Format(time.RFC3339)
 		// The reconcile the callback requests next sees the name: the
 		// patch's own event need not wake another (EventFilter).
-		k.expectPatch(key, boundPatch{uid: uid, name: en, also: st.Annotations})
-		if _, err := k.finish(ctx, in, key, uid, en, st.Annotations); err != nil {
+		k.expectPatch(key, boundPatch{uid: uid, name: en, also: also})
+		if _, err := k.finish(ctx, in, key, uid, en, also); err != nil {
 			k.forgetPatch(key)
 			k.a.log.Warn("cannot settle a succeeded create now; Observe or recovery will", append(k.fields(in), zap.Error(err))...)
 		}

@@ -39,6 +39,7 @@ func TestCreatedCallback(t *testing.T) {
 		ExternalName string // the API server's copy
 		Annotated    bool   // the API server's copy carries the intent
 		Incomplete   bool   // crossplane-runtime's "cannot determine creation result"
+		Succeeded    bool   // the API server's copy carries crossplane-runtime's success mark
 		InFlight     bool
 		LocksHeld    int
 	}
@@ -51,13 +52,16 @@ func TestCreatedCallback(t *testing.T) {
 		kindOpts    []KindOption
 		failPatch   bool
 		pendingMark bool // crossplane-runtime's pending mark alone is on the resource
+		failedMark  bool // and a failed mark older than it
 		err         error
 		want        ended
 	}{
-		"Succeeded": {reason: "The name is bound at once and the intent settled.",
-			tfID: id("rec-1", nil), want: ended{State: journal.StateSettled, ExternalName: "rec-1"}},
-		"SucceededWithALostCreateMark": {reason: "crossplane-runtime's success mark was lost to conflicts: the bind drops the pending mark too.",
-			tfID: id("rec-1", nil), pendingMark: true, want: ended{State: journal.StateSettled, ExternalName: "rec-1"}},
+		"Succeeded": {reason: "The name is bound at once, with the success mark, and the intent settled.",
+			tfID: id("rec-1", nil), want: ended{State: journal.StateSettled, ExternalName: "rec-1", Succeeded: true}},
+		"SucceededWithALostCreateMark": {reason: "crossplane-runtime's success mark was lost to conflicts: the bind writes it, and the create is complete.",
+			tfID: id("rec-1", nil), pendingMark: true, want: ended{State: journal.StateSettled, ExternalName: "rec-1", Succeeded: true}},
+		"SucceededAfterAFailedAttempt": {reason: "A create retried after a failed one: the pending mark is newer than the failed one; the bind's success mark completes it.",
+			tfID: id("rec-1", nil), pendingMark: true, failedMark: true, want: ended{State: journal.StateSettled, ExternalName: "rec-1", Succeeded: true}},
 		"SucceededBindFails": {reason: "The name is durable in the journal (succeeded) before the patch; the failed patch leaves the rest to Observe.",
 			tfID: id("rec-1", nil), failPatch: true, want: ended{State: journal.StateSucceeded, Annotated: true}},
 		"SucceededNoID": {reason: "Nothing says what was made: Observe settles.",
@@ -80,6 +84,11 @@ func TestCreatedCallback(t *testing.T) {
 			if tc.pendingMark {
 				mg.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: time.Now().UTC().Format(time.RFC3339)})
 			}
+			if tc.failedMark {
+				a := mg.GetAnnotations()
+				a[recovery.AnnotationExternalCreateFailed] = time.Now().Add(-5 * time.Second).UTC().Format(time.RFC3339)
+				mg.SetAnnotations(a)
+			}
 			locks := &lockCounter{}
 			cfg := harnessConfig{async: true, locker: locks, tfID: tc.tfID, kindOpts: tc.kindOpts, objects: []client.Object{mg.DeepCopy()}}
 			if tc.failPatch {
@@ -97,7 +106,7 @@ func TestCreatedCallback(t *testing.T) {
 			in, _ := h.intent(t, mg)
 			u := h.stored(t, mg)
 			got := ended{State: in.State, Class: in.Outcome.ErrorClass, ExternalName: ExternalName(u), Annotated: u.GetAnnotations()[journal.AnnotationKey] != "",
-				Incomplete: ExternalCreateIncomplete(u), InFlight: h.k.inFlight(client.ObjectKeyFromObject(mg), mg.GetUID()), LocksHeld: locks.held()}
+				Incomplete: ExternalCreateIncomplete(u), Succeeded: u.GetAnnotations()[recovery.AnnotationExternalCreateSucceed] != "", InFlight: h.k.inFlight(client.ObjectKeyFromObject(mg), mg.GetUID()), LocksHeld: locks.held()}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s\n(-want +got):\n%s", tc.reason, diff)
 			}

@@ -84,10 +84,11 @@ func TestEventFilter(t *testing.T) {
 			events: [][2]*unstructured.Unstructured{{before(), patched(nil)}, {before(), patched(nil)}},
 			want:   want{Pass: []bool{false, true}},
 		},
-		"PendingDropped": {
-			reason: "The patch may drop crossplane-runtime's pending mark too (markLost).",
+		"SuccessMark": {
+			reason: "The patch writes crossplane-runtime's success mark too.",
 			expect: true,
-			events: [][2]*unstructured.Unstructured{{before(), patched(annotate(recovery.AnnotationExternalCreatePending, ""))}},
+			also:   []string{recovery.AnnotationExternalCreateSucceed},
+			events: [][2]*unstructured.Unstructured{{before(), patched(annotate(recovery.AnnotationExternalCreateSucceed, "2026-11-28T22:41:25Z"))}},
 			want:   want{Pass: []bool{false}},
 		},
 		"ProviderMeta": {

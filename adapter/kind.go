@@ -246,9 +246,6 @@ func (k *Kind) settle(ctx context.Context, in journal.Intent, o journal.Settleme
 type binding struct {
 	// name is the external name to persist.
 	name string
-	// dropPending drops crossplane-runtime's external-create-pending mark
-	// too, as the recovery pass does when it adopts (see markLost).
-	dropPending bool
 	// also are annotations to set with it (CreatedState.Annotations).
 	also map[string]string
 	// ifVersion, when set, makes the patch a conditional one: the API
@@ -268,9 +265,6 @@ func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID
 	}
 	ann[recovery.AnnotationExternalName] = b.name
 	ann[journal.AnnotationKey] = nil
-	if b.dropPending {
-		ann[recovery.AnnotationExternalCreatePending] = nil
-	}
 	md := map[string]any{"uid": uid, "annotations": ann}
 	if b.ifVersion != "" {
 		md["resourceVersion"] = b.ifVersion
@@ -289,42 +283,6 @@ func (k *Kind) bind(ctx context.Context, key types.NamespacedName, uid types.UID
 	return u.GetResourceVersion(), nil
 }
 
-// markLost reports whether the resource, read from the API server, carries
-// crossplane-runtime's external-create-pending mark with no later
-// succeeded or failed mark, although its create is known to have
-// succeeded. crossplane-runtime records the success in an update that
-// retries a conflict only five times within milliseconds; when the async
-// create's own writes (the external-name patch, upjet's status update)
-// keep changing the resource, all five can lose, and the pending mark left
-// alone stops the resource at "cannot determine creation result" for good
-// (3 of 1,000 creates in one run, docs/recovery-at-scale.md). Only then
-// does bind drop the mark, so a resource whose update did land is patched
-// exactly as before the fix. Should crossplane-runtime's update land after
-// bind, it writes the pending and succeeded marks together, a complete
-// create too. A failed read says no.
-//
-// The manager's cache answers when its copy carries the pending mark: a
-// cache is never ahead of the API server, so a success mark it shows
-// landed; and a pending mark alone, which a lagging cache may show after
-// the success landed, makes bind drop a pending mark that a success mark
-// follows, which leaves a complete create as well. Only a copy with no
-// pending mark (the cache has not seen the create's start yet) is read
-// again from the API server, so that most succeeded creates make no GET.
-func (k *Kind) markLost(ctx context.Context, key types.NamespacedName, uid types.UID) bool {
-	if k.a.cache != nil {
-		if obj, err := k.a.cache.typed(ctx, k.gvk, key); err == nil && obj.GetUID() == uid &&
-			obj.GetAnnotations()[recovery.AnnotationExternalCreatePending] != "" {
-			return ExternalCreateIncomplete(obj)
-		}
-	}
-	u := &unstructured.Unstructured{}
-	u.SetGroupVersionKind(k.gvk)
-	if err := k.a.kube.Get(ctx, key, u); err != nil || u.GetUID() != uid {
-		return false
-	}
-	return ExternalCreateIncomplete(u)
-}
-
 // finish settles a succeeded create: succeeded with the external name
 // (durable first), then the patch, then settled.
 func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.NamespacedName, uid types.UID, externalName string, also map[string]string) (string, error) {
@@ -332,7 +290,7 @@ func (k *Kind) finish(ctx context.Context, in journal.Intent, key types.Namespac
 		return "", err
 	}
 	failpoint.Hit(failpoint.AfterSettle)
-	rv, err := k.bind(ctx, key, uid, binding{name: externalName, dropPending: k.markLost(ctx, key, uid), also: also})
+	rv, err := k.bind(ctx, key, uid, binding{name: externalName, also: also})
 	if err != nil {
 		return "", err
 	}
