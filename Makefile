@@ -90,7 +90,9 @@ tools:
 ## killed (the baseline of the time to converge, against the cloud's restart
 ## latency), prints the three rows side by side (the wrapped row's time as a
 ## multiple of the no-kill run's) and writes orphans.json. DEMO_RUNS picks the
-## runs, e.g. DEMO_RUNS=wrapped,no-kill. DEMO_LINE picks the crossplane line: v2 (the
+## runs, e.g. DEMO_RUNS=wrapped,no-kill. After the unwrapped run, `intentjournal
+## scan --apply` runs against what the crash left (a third table; DEMO_SCAN=false
+## skips it). DEMO_LINE picks the crossplane line: v2 (the
 ## default; namespaced MRs in two namespaces, the same names in both, of the
 ## provider upjet's pipeline generated, through its plugin SDK connector),
 ## v2-generated (the same provider's CLIRecordSets and CLINetworks, through

@@ -32,6 +32,10 @@
 #                       (default DEMO_N/20, at least 10)
 #   DEMO_RUNS           the runs, comma-separated (default
 #                       unwrapped,wrapped,no-kill,unwrapped-no-kill)
+#   DEMO_SCAN           true (default) or false: after the unwrapped run with a
+#                       kill, run `intentjournal scan --apply --copies-within`
+#                       against what the crash left and print a third table
+#                       (not on gcpdns)
 #   DEMO_ORPHANS        where the wrapped run's orphan report goes (default orphans.json)
 #   KUBEBUILDER_ASSETS  kube-apiserver and etcd to use instead of the `make tools` cache
 #

@@ -33,6 +33,7 @@ type demoOptions struct {
 	KubeAPIQPS       float64       `name:"kube-api-qps" default:"200" help:"The provider's --kube-api-qps (its burst is twice this)."`
 	ProviderArgs     []string      `name:"provider-arg" sep:"none" placeholder:"FLAG" help:"An extra flag for provider-fakecloud in every run, e.g. --provider-arg=--poll=1m; repeatable."`
 	Runs             []string      `name:"runs" env:"DEMO_RUNS" sep:"," default:"unwrapped,wrapped,no-kill,unwrapped-no-kill" placeholder:"RUN,..." help:"The runs, in order, each a row of the table: unwrapped and wrapped (SIGKILLed with creates in flight, then restarted), no-kill (the wrapped provider never killed, against a cloud at --restart-latency from the start: the baseline of the wrapped run's time to converge), unwrapped-no-kill (the same with the unwrapped provider: the baseline of the cost of safety, set against no-kill in a second table) (env DEMO_RUNS)."`
+	Scan             bool          `name:"scan" env:"DEMO_SCAN" default:"true" negatable:"" help:"After the unwrapped run with a kill, run intentjournal scan --apply --copies-within against what the crash left, the restarted provider still running, and print what it found and did in a third table (not on gcpdns) (env DEMO_SCAN)."`
 	Parallel         int           `name:"parallel" default:"16" help:"Managed resources created concurrently."`
 	FakeCloudBin     string        `name:"fakecloud-bin" placeholder:"PATH" help:"The fake cloud binary (default: fakecloud beside intentjournal-dev)."`
 	FakeCloudDNSBin  string        `name:"fakeclouddns-bin" placeholder:"PATH" help:"gcpdns: the fake Cloud DNS binary (default: fakeclouddns beside intentjournal-dev)."`
@@ -133,6 +134,7 @@ func demoRuns(ctx context.Context, o demoOptions) ([]demo.Result, error) {
 		KubeAPIQPS:       o.KubeAPIQPS,
 		ProviderArgs:     o.ProviderArgs,
 		Parallel:         o.Parallel,
+		Scan:             o.Scan && !line.CloudDNS,
 		WorkDir:          o.WorkDir,
 		Keep:             o.Keep,
 		Modes:            modes,
@@ -182,6 +184,9 @@ func finishDemo(out io.Writer, results []demo.Result, o demoOptions) error {
 		return err
 	}
 	if err := writeCostTable(out, results); err != nil {
+		return err
+	}
+	if err := demo.WriteScanTable(out, results); err != nil {
 		return err
 	}
 	for _, r := range []*demo.Result{wrapped, noKill} {

@@ -84,6 +84,7 @@ func testDemo(t *testing.T, name demo.LineName, runs []string) {
 		WorkDir:          t.TempDir(),
 		log:              zaptest.NewLogger(t),
 		Runs:             runs,
+		Scan:             true,
 	}
 	if line.EmbeddedCRDs == nil {
 		o.CRDs = filepath.Join(repoRoot, line.CRDDir)
@@ -119,6 +120,39 @@ func testDemo(t *testing.T, name demo.LineName, runs []string) {
 			}
 			if len(unwrapped.OrphansPresent) == 0 {
 				t.Errorf("the unwrapped provider should leave cloud objects bound to no MR; got %+v", unwrapped)
+			}
+		})
+	}
+	if unwrapped, ok := byMode[demo.ModeUnwrapped]; ok {
+		t.Run("ScanAfterTheCrash", func(t *testing.T) {
+			s := unwrapped.Scan
+			if s == nil {
+				t.Fatalf("no intentjournal scan ran after the unwrapped run: %+v", unwrapped)
+			}
+			if s.LoopsPresent == 0 || s.Present["Network"] == 0 {
+				t.Fatalf("the crash left %d loops and %v orphans: nothing for the scan to find", s.LoopsPresent, s.Present)
+			}
+			cases := map[string]struct {
+				reason    string
+				got, want any
+			}{
+				"ExitCode":    {reason: "Its report needs an operator.", got: s.ExitCode, want: cli.ExitAttention},
+				"Named":       {reason: "Every cloud object bound to no MR is named, the first copies the restarted provider made again among them.", got: s.Named, want: s.Present},
+				"NamedBound":  {reason: "No object an MR is bound to is called an orphan.", got: s.NamedBound, want: 0},
+				"LoopsFound":  {reason: "Every MR looping on already exists is found as such.", got: s.LoopsFound, want: s.LoopsPresent},
+				"LoopsPaused": {reason: "--apply pauses every loop.", got: s.LoopsPaused, want: s.LoopsPresent},
+				"Adopted":     {reason: "A stock provider leaves no strong proof: nothing is adopted.", got: s.Adopted, want: 0},
+			}
+			for name, tc := range cases {
+				if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+					t.Errorf("%s: %s\n-want, +got:\n%s", name, tc.reason, diff)
+				}
+			}
+			if s.RequestsTotal() == 0 || s.Lookups == 0 {
+				t.Errorf("%d API requests and %d lookups counted, want both: the scan ran", s.RequestsTotal(), s.Lookups)
+			}
+			if !strings.Contains(out.String(), "unwrapped, then scan") {
+				t.Errorf("the output has no scan table:\n%s", out.String())
 			}
 		})
 	}
@@ -399,32 +433,32 @@ func TestDemoFlags(t *testing.T) {
 	}{
 		"Defaults": {
 			reason: "Without flags the demo runs 200 of each kind and picks its latency and timeout itself.",
-			want: demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+			want: demoOptions{Line: "v2", PerKind: 200, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Scan: true, Orphans: "orphans.json",
 				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
 		},
 		"Env": {
 			reason: "DEMO_LINE picks the line, DEMO_N the size, DEMO_RUNS the runs and KUBEBUILDER_ASSETS the control plane binaries.",
 			env:    map[string]string{"DEMO_LINE": "v1", "DEMO_N": "4000", "DEMO_RUNS": "unwrapped-no-kill,no-kill", "KUBEBUILDER_ASSETS": "/assets"},
-			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json", Assets: "/assets",
+			want: demoOptions{Line: "v1", PerKind: 4000, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Scan: true, Orphans: "orphans.json", Assets: "/assets",
 				Runs: []string{"unwrapped-no-kill", "no-kill"}},
 		},
 		"GCPDNSEnv": {
 			reason: "DEMO_LINE=gcpdns picks the Cloud DNS line, DEMO_PAGE_SIZE the fake's page size.",
 			env:    map[string]string{"DEMO_LINE": "gcpdns", "DEMO_PAGE_SIZE": "25"},
-			want: demoOptions{Line: "gcpdns", PerKind: 200, PageSize: 25, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+			want: demoOptions{Line: "gcpdns", PerKind: 200, PageSize: 25, RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Scan: true, Orphans: "orphans.json",
 				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
 		},
 		"GCPDNSFlags": {
 			reason: "The fake Cloud DNS's binary and page size as flags.",
 			args:   []string{"--line=gcpdns", "--fakeclouddns-bin=/bin/fakeclouddns", "--page-size=10", "--provider-bin=/bin/provider-gcpdns"},
 			want: demoOptions{Line: "gcpdns", PerKind: 200, PageSize: 10, FakeCloudDNSBin: "/bin/fakeclouddns", ProviderBin: "/bin/provider-gcpdns",
-				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Orphans: "orphans.json",
+				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 200, Parallel: 16, Scan: true, Orphans: "orphans.json",
 				Runs: []string{"unwrapped", "wrapped", "no-kill", "unwrapped-no-kill"}},
 		},
 		"Flags": {
-			reason: "Provider flags pass through, commas and all.",
+			reason: "Provider flags pass through, commas and all; --no-scan turns the scan after the unwrapped run off.",
 			args: []string{"--line=v1", "--crds=/crds", "--per-kind=3", "--converge-timeout=40s", "--create-latency=5s", "--keep", "--kube-api-qps=50",
-				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h", "--runs=no-kill"},
+				"--provider-arg=--poll=1m", "--provider-arg=--sync=1h,2h", "--runs=no-kill", "--no-scan"},
 			want: demoOptions{Line: "v1", CRDs: "/crds", PerKind: 3, ConvergeTimeout: 40 * time.Second, CreateLatency: 5 * time.Second, Keep: true,
 				RestartLatency: time.Second, MaxReconcileRate: 100, KubeAPIQPS: 50, Parallel: 16, Orphans: "orphans.json",
 				ProviderArgs: []string{"--poll=1m", "--sync=1h,2h"}, Runs: []string{"no-kill"}},
@@ -432,7 +466,7 @@ func TestDemoFlags(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "DEMO_PAGE_SIZE", "KUBEBUILDER_ASSETS"} {
+			for _, k := range []string{"DEMO_LINE", "DEMO_N", "DEMO_RUNS", "DEMO_PAGE_SIZE", "DEMO_SCAN", "KUBEBUILDER_ASSETS"} {
 				t.Setenv(k, "") // restored when the test ends
 				os.Unsetenv(k)
 			}

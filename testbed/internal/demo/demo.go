@@ -177,6 +177,7 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 		r.logFinished(res)
 		return res, nil
 	}
+	runStart := time.Now()
 	atKill, err := r.crash(ctx, &res)
 	if err != nil {
 		return res, err
@@ -189,6 +190,11 @@ func runMode(ctx context.Context, o Options, crdFS fs.FS, m Mode) (res Result, e
 		return res, err
 	}
 	r.logFinished(res)
+	if o.Scan && m == ModeUnwrapped {
+		if err := r.scanAfter(ctx, &res, runStart); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

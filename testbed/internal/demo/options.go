@@ -194,6 +194,12 @@ type Options struct {
 	WorkDir string
 	// Keep keeps the temporary directories (logs, state, journal).
 	Keep bool
+	// Scan runs `intentjournal scan --apply --copies-within` after the
+	// unwrapped run with a kill has measured what the crash left, the
+	// restarted provider still running, and records in Result.Scan what it
+	// found and did (ScanResult). Not on a CloudDNS line: scan has no
+	// finder for the fake Cloud DNS.
+	Scan bool
 	// Modes are the runs, in order. Default DefaultModes: unwrapped,
 	// wrapped, no-kill, unwrapped-no-kill.
 	Modes []Mode

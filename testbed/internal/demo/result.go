@@ -69,6 +69,9 @@ type Result struct {
 	// it served since, and ConvergeTime runs from the kill, not the
 	// restart (see DNSResult).
 	DNS *DNSResult
+	// Scan is what `intentjournal scan` found and did after the unwrapped
+	// run with a kill, under Options.Scan; nil otherwise.
+	Scan *ScanResult
 }
 
 // Orphan is a cloud object that no MR's crossplane.io/external-name names.
