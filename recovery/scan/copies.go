@@ -20,7 +20,7 @@ import (
 // second create succeeds: the managed resource is Ready, bound to the
 // second copy, and shows no trace of the first, which leaks. Classify
 // cannot see it. Options.Copies looks for it from the other end: each
-// managed resource that is Ready and bound, whose create is recent enough
+// managed resource that is bound, Ready or not yet, whose create is recent enough
 // to have been repeated, is looked up through its kind's finder, as a
 // candidate would be, and every resource found that no managed resource
 // names as its external name is reported, an orphan entry of its own
@@ -30,7 +30,7 @@ import (
 
 const (
 	// ReasonCopiesBesideBound is the scan reason of an entry Options.Copies
-	// made: the managed resource is Ready and bound, and its kind's finder
+	// made: the managed resource is bound, and its kind's finder
 	// found more than the resource it is bound to.
 	ReasonCopiesBesideBound Reason = "CopiesBesideBound"
 )
@@ -50,14 +50,22 @@ type copyResult struct {
 	err    error
 }
 
-// takeForCopies reports whether a managed resource that Classify passed
-// over as bound is to be looked up for copies: Options.Copies is set, its
-// kind has a finder, and its create is younger than Options.Copies.
-func (s *scanner) takeForCopies(w work) bool {
-	if s.o.Copies <= 0 || s.o.Finders[w.gvk.GroupKind()] == nil || w.finding.Skip != SkipBound {
+// takeForCopies reports whether a managed resource that is no candidate
+// is to be looked up for copies: Options.Copies is set, its kind has a
+// finder, it is not being deleted, its external name is settled (bound:
+// set, and not metadata.name on a kind whose name the cloud assigns),
+// Ready or not yet, and its latest create began less than Options.Copies
+// ago. A bound managed resource that is not Ready yet is one whose second
+// create has just ended: its first copy leaked as surely.
+func (s *scanner) takeForCopies(w work, cloudAssigned bool) bool {
+	if s.o.Copies <= 0 || s.o.Finders[w.gvk.GroupKind()] == nil || w.finding.Candidate() || w.finding.Skip == SkipDeleting {
 		return false
 	}
-	last := w.finding.LastCreate
+	a := w.obj.GetAnnotations()
+	if en := a[recovery.AnnotationExternalName]; en == "" || (cloudAssigned && en == w.obj.GetName()) {
+		return false
+	}
+	last := lastCreate(a)
 	return !last.IsZero() && s.o.Now().Sub(last) < s.o.Copies
 }
 
@@ -164,7 +172,7 @@ func copyEntry(w copyWork, c recovery.ExternalResource, also []string) report.En
 	res := candidate(w.work).Intent.Resource
 	f := report.Found{ID: c.ID, Tags: c.Tags, CreatedAt: c.CreatedAt, Arguments: string(c.Args), ArgumentsDiffer: c.ArgsDiffer,
 		ArgumentsNotCompared: c.ArgsNotCompared}
-	msg := fmt.Sprintf("%s is Ready and bound to %s; its kind's lookup also found %s, which no managed resource names as its external name: "+
+	msg := fmt.Sprintf("%s is bound to %s; its kind's lookup also found %s, which no managed resource names as its external name: "+
 		"a copy a provider restarted after a crash made of a create that was in flight (the first copy leaks, the second is bound), "+
 		"or someone else's resource that carries the same crossplane tags", res, w.externalName, c.ID)
 	if len(also) > 0 {
@@ -175,7 +183,8 @@ func copyEntry(w copyWork, c recovery.ExternalResource, also []string) report.En
 		Outcome: report.OutcomeOrphan, Reason: recovery.ReasonUnboundCopy, Message: msg,
 		Action: fmt.Sprintf("check where %s came from (its tags and creation time) and delete it where it was made if it is a leaked copy: scan never deletes", c.ID),
 		Scan: &report.Scan{Reasons: []string{string(ReasonCopiesBesideBound)}, Evidence: []string{
-			fmt.Sprintf("Ready, crossplane.io/external-name is %s, and its create began %s", w.externalName, stamp(w.finding.LastCreate)),
+			fmt.Sprintf("crossplane.io/external-name is %s, Ready is %s, and its latest create began %s", w.externalName,
+				orAbsent(readyStatus(w.obj)), stamp(lastCreate(w.obj.GetAnnotations()))),
 		}},
 	}
 	return e
@@ -184,4 +193,10 @@ func copyEntry(w copyWork, c recovery.ExternalResource, also []string) report.En
 // ref names w's managed resource as the report's messages do.
 func ref(w work) string {
 	return candidate(w).Intent.Resource.String()
+}
+
+// readyStatus is the status of obj's Ready condition, "" when it has none.
+func readyStatus(obj interface{ UnstructuredContent() map[string]any }) string {
+	c, _ := conditions(obj.UnstructuredContent()).of(conditionReady)
+	return c.Status
 }

@@ -39,7 +39,7 @@ type Options struct {
 	// create has ended. The report's notes count what was passed over.
 	MinAge time.Duration
 	// Copies, when positive, also looks up each managed resource that is
-	// Ready and bound and whose latest create began less than Copies ago,
+	// bound (Ready or not yet) and whose latest create began less than Copies ago,
 	// through its kind's finder, and reports as an orphan
 	// (recovery.ReasonUnboundCopy) every resource found that no scanned managed
 	// resource names as its external name: the first copy of a create a

@@ -244,7 +244,7 @@ func (s *scanner) list(ctx context.Context, rep *report.Report, take func(work))
 				if en != "" {
 					s.bound[en] = true
 				}
-				if w := (work{obj: obj, gvk: gvk, finding: f}); s.takeForCopies(w) {
+				if w := (work{obj: obj, gvk: gvk, finding: f}); s.takeForCopies(w, facts.CloudAssigned) {
 					s.copies = append(s.copies, copyWork{work: w, externalName: en})
 				}
 				if !f.Candidate() {

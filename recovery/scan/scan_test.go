@@ -373,8 +373,8 @@ func TestReasonsInSchema(t *testing.T) {
 	}
 }
 
-// TestRunCopies: with Options.Copies, a Ready, bound managed resource whose
-// create is recent is looked up too, and what its lookup finds that no
+// TestRunCopies: with Options.Copies, a bound managed resource (Ready or
+// not yet) whose create is recent is looked up too, and what its lookup finds that no
 // managed resource names, and no other entry found, is reported once, an
 // orphan of reason UnboundCopy; nothing is done about it under --apply.
 func TestRunCopies(t *testing.T) {
@@ -383,6 +383,8 @@ func TestRunCopies(t *testing.T) {
 	objs := []*unstructured.Unstructured{
 		// A restarted provider's second copy, bound; the first leaked.
 		stockMR("Network", "net-again", succeeded, named("net-again-2"), ready),
+		// The same, its second create just ended: bound, not Ready yet.
+		stockMR("Network", "net-fresh", succeeded, named("net-fresh-2"), notReady),
 		// Two managed resources whose tags are the same find the same copy.
 		stockMR("Network", "net-x", succeeded, named("net-x-1"), ready),
 		stockMR("Network", "net-y", succeeded, named("net-y-1"), ready),
@@ -401,6 +403,7 @@ func TestRunCopies(t *testing.T) {
 	}
 	c := cloud{
 		"net-again": {ours("Network", "net-again", "net-again-1"), ours("Network", "net-again", "net-again-2")},
+		"net-fresh": {ours("Network", "net-fresh", "net-fresh-1"), ours("Network", "net-fresh", "net-fresh-2")},
 		"net-x":     {ours("Network", "net-x", "net-x-1"), ours("Network", "net-x", "net-shared")},
 		"net-y":     {ours("Network", "net-y", "net-y-1"), ours("Network", "net-y", "net-shared")},
 		"net-z":     {ours("Network", "net-z", "net-z-1"), ours("Network", "net-again", "net-again-2")},
@@ -453,6 +456,7 @@ func TestRunCopies(t *testing.T) {
 			}
 			want := []copyRow{
 				{Resource: "net-again", ID: "net-again-1", Reason: recovery.ReasonUnboundCopy, Reasons: []string{"CopiesBesideBound"}},
+				{Resource: "net-fresh", ID: "net-fresh-1", Reason: recovery.ReasonUnboundCopy, Reasons: []string{"CopiesBesideBound"}},
 				{Resource: "net-x", ID: "net-shared", Reason: recovery.ReasonUnboundCopy, Reasons: []string{"CopiesBesideBound"},
 					NamesOthers: "Network/net-y (uid-net-y) found it too (their tags are the same)"},
 			}
@@ -468,16 +472,16 @@ func TestRunCopies(t *testing.T) {
 			if !slices.Equal(candidates, []string{"net-b"}) {
 				t.Errorf("the other entries are %q, want net-b's alone", candidates)
 			}
-			if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], "1 of 7 lookups for copies") ||
+			if len(rep.Source.Notes) != 1 || !strings.Contains(rep.Source.Notes[0], "1 of 8 lookups for copies") ||
 				!strings.Contains(rep.Source.Notes[0], "the inventory is down") {
 				t.Errorf("notes %q, want one naming the failed lookup for copies", rep.Source.Notes)
 			}
-			// 1 candidate, 7 bound in the window (net-old is not).
-			if tm := rep.Summary.Timings; tm == nil || tm.LookupCount != 8 {
-				t.Errorf("timings %+v, want 8 lookups", tm)
+			// 1 candidate, 8 bound in the window (net-old is not).
+			if tm := rep.Summary.Timings; tm == nil || tm.LookupCount != 9 {
+				t.Errorf("timings %+v, want 9 lookups", tm)
 			}
 			after := versions(t, cl)
-			for _, name := range []string{"net-again", "net-x", "net-y", "net-z", "net-c", "net-old", "rs-ok", "net-err"} {
+			for _, name := range []string{"net-again", "net-fresh", "net-x", "net-y", "net-z", "net-c", "net-old", "rs-ok", "net-err"} {
 				if before[name] != after[name] {
 					t.Errorf("%s was written (apply=%t): %s, then %s", name, apply, before[name], after[name])
 				}
