@@ -93,6 +93,9 @@ func (s *scanner) findCopies(ctx context.Context, rep *report.Report, cw []copyW
 	}
 
 	results := make([]copyResult, len(cw))
+	for i := range cw {
+		results[i].w = cw[i]
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(s.o.Policy.Concurrency, len(cw)) {
@@ -104,10 +107,16 @@ func (s *scanner) findCopies(ctx context.Context, rep *report.Report, cw []copyW
 			}
 		}()
 	}
+dispatch:
 	for i := range cw {
 		select {
 		case next <- i:
 		case <-ctx.Done():
+			// Not looked up: counted as failed lookups in the note.
+			for j := i; j < len(cw); j++ {
+				results[j].err = ctx.Err()
+			}
+			break dispatch
 		}
 	}
 	close(next)

@@ -564,3 +564,27 @@ func TestRunBoundElsewhere(t *testing.T) {
 		t.Errorf("message %q does not say why net-c-1 is not offered", e.Message)
 	}
 }
+
+// TestRunCopiesCancelled: a scan whose context ends while it looks bound
+// managed resources up for copies returns, noting the lookups it did not
+// make, and does not panic on them.
+func TestRunCopiesCancelled(t *testing.T) {
+	var objs []*unstructured.Unstructured
+	c := cloud{}
+	for i := range 40 {
+		name := fmt.Sprintf("net-%02d", i)
+		objs = append(objs, stockMR("Network", name, succeeded, named(name+"-2"), ready))
+		c[name] = []recovery.ExternalResource{ours("Network", name, name+"-1"), ours("Network", name, name+"-2")}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o := options(newCluster(objs), c, false)
+	o.Copies = 3 * time.Hour
+	rep, _ := Run(ctx, o)
+	if rep == nil {
+		t.Fatal("no report")
+	}
+	if len(rep.Source.Notes) == 0 || !strings.Contains(rep.Source.Notes[0], "lookups for copies") {
+		t.Errorf("notes %q, want one counting the lookups not made", rep.Source.Notes)
+	}
+}
