@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# kindmap.sh PROVIDER GITDIR > inventory/kinds/PROVIDER.tsv
+#
+# Writes every managed kind that an upjet provider's repository generates,
+# both scopes, with its Terraform resource type and whether its ID is known
+# before the create (testdata/upjet-provider-kinds.tsv's column, joined by
+# Terraform resource type): what `intentjournal scan` reads to list a stock
+# provider's kinds with no per-kind flag. PROVIDER is aws, gcp or azure;
+# GITDIR is a git directory of crossplane-contrib/provider-upjet-PROVIDER
+# (a bare clone will do). The kinds come from the generated
+# apis/{cluster,namespaced}/<group>/<version>/zz_*_terraformed.go
+# (GetTerraformResourceType) and zz_groupversion_info.go (CRDGroup).
+set -euo pipefail
+provider=$1 git_dir=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+rev=$(git --git-dir="$git_dir" rev-parse HEAD)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+git --git-dir="$git_dir" grep -A1 'GetTerraformResourceType() string' "$rev" -- 'apis/' |
+awk -v rev="$rev" '
+  /GetTerraformResourceType\(\) string/ {
+    sub("^" rev ":", ""); split($0, a, ":")
+    n = split(a[1], p, "/"); dir = p[1] "/" p[2] "/" p[3] "/" p[4]
+    match($0, /\(mg \*[A-Za-z0-9]+\)/); kind = substr($0, RSTART + 5, RLENGTH - 6)
+    next
+  }
+  /return "/ { match($0, /"[^"]+"/); print dir "\t" kind "\t" substr($0, RSTART + 1, RLENGTH - 2) }
+' | sort -u > "$tmp/rows"
+cut -f1 "$tmp/rows" | sort -u | while read -r dir; do
+  g=$(git --git-dir="$git_dir" show "$rev:$dir/zz_groupversion_info.go" | sed -n 's/.*CRDGroup *= "\(.*\)".*/\1/p' | head -1)
+  [ -n "$g" ] || { echo "kindmap: no CRDGroup in $dir" >&2; exit 1; }
+  printf '%s\t%s\n' "$dir" "$g"
+done > "$tmp/groups"
+awk -F'\t' -v provider="$provider" '
+  FILENAME == ARGV[1] { if ($1 == provider) id[$2] = $3; next }
+  FILENAME == ARGV[2] { group[$1] = $2; next }
+  { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") }
+' "$here/testdata/upjet-provider-kinds.tsv" "$tmp/groups" "$tmp/rows" | sort -u > "$tmp/out"
+if awk -F'\t' '{k = $1 "\t" $2; if ((k in tf) && tf[k] != $3) { print "kindmap: " k " has two types: " tf[k] ", " $3 > "/dev/stderr"; bad = 1 } tf[k] = $3 } END { exit bad }' "$tmp/out"; then :; else exit 1; fi
+echo "# The managed kinds of crossplane-contrib/provider-upjet-$provider at $rev, both scopes,"
+echo "# written by hack/kindmap.sh: group, kind, Terraform resource type, and id:"
+echo "# K when the ID is known before the create, C when the cloud assigns it"
+echo "# (testdata/upjet-provider-kinds.tsv), ? when that file does not name the type."
+printf 'group\tkind\tterraform_resource\tid\n'
+awk -F'\t' '!seen[$1 "\t" $2]++' "$tmp/out"

@@ -1,0 +1,135 @@
+package inventory
+
+import (
+	"bufio"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"strings"
+	"sync"
+)
+
+// Kind is one managed kind of a stock upjet provider: what a scan needs
+// to look up a create of it in the cloud with no per-kind flag.
+type Kind struct {
+	// Group and Kind name the managed kind (ec2.aws.upbound.io, VPC; the
+	// namespaced scope's group is another kind: ec2.aws.m.upbound.io).
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+	// TerraformResource is its Terraform resource type (aws_vpc), which
+	// a Lister's Listing is keyed by.
+	TerraformResource string `json:"terraformResource"`
+	// CloudAssigned is true when the cloud assigns its ID at create
+	// (upjet's IdentifierFromProvider): an external name equal to the
+	// managed resource's name is then no settled one.
+	CloudAssigned bool `json:"cloudAssigned"`
+}
+
+// Kinds are a provider's managed kinds, by group and kind.
+type Kinds map[KindKey]Kind
+
+// KindKey is a managed kind's group and kind.
+type KindKey struct{ Group, Kind string }
+
+// Of returns what k holds of the managed kind group/kind, and whether it
+// holds it.
+func (k Kinds) Of(group, kind string) (Kind, bool) {
+	x, ok := k[KindKey{Group: group, Kind: kind}]
+	return x, ok
+}
+
+// kindColumns are a kinds file's columns, in order.
+var kindColumns = []string{"group", "kind", "terraform_resource", "id"}
+
+// ParseKinds reads a kinds file: tab-separated, with the header line
+// kindColumns names, lines starting with # ignored. id is K (the ID is
+// known before the create) or C (the cloud assigns it); hack/kindmap.sh
+// writes the shipped ones from the providers' generated code.
+func ParseKinds(r io.Reader) (Kinds, error) {
+	out := Kinds{}
+	s := bufio.NewScanner(r)
+	header := false
+	for n := 1; s.Scan(); n++ {
+		line := s.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if !header {
+			if line != strings.Join(kindColumns, "\t") {
+				return nil, fmt.Errorf("line %d: the header is %q, want %q", n, line, strings.Join(kindColumns, "\t"))
+			}
+			header = true
+			continue
+		}
+		if len(f) != len(kindColumns) {
+			return nil, fmt.Errorf("line %d: %d columns, want %d", n, len(f), len(kindColumns))
+		}
+		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2]}
+		switch f[3] {
+		case "C":
+			x.CloudAssigned = true
+		case "K":
+		default:
+			return nil, fmt.Errorf("line %d: id is %q, want K or C", n, f[3])
+		}
+		if x.Group == "" || x.Kind == "" || x.TerraformResource == "" {
+			return nil, fmt.Errorf("line %d: a kind needs a group, a kind and a Terraform resource type", n)
+		}
+		k := KindKey{Group: x.Group, Kind: x.Kind}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("line %d: %s.%s is named twice", n, x.Kind, x.Group)
+		}
+		out[k] = x
+	}
+	if err := s.Err(); err != nil {
+		return nil, fmt.Errorf("cannot read the kinds: %w", err)
+	}
+	if !header {
+		return nil, errors.New("the kinds file has no header line")
+	}
+	return out, nil
+}
+
+//go:embed kinds/*.tsv
+var shippedKindFiles embed.FS
+
+// ShippedKinds returns the managed kinds of crossplane-contrib's
+// provider-upjet-<provider> (aws, gcp or azure), both scopes, as
+// intentjournal ships them (inventory/kinds/<provider>.tsv, with the
+// provider's commit in its first line), or an error for another provider.
+// Each file is parsed once; each call returns a copy.
+func ShippedKinds(provider string) (Kinds, error) {
+	parse, ok := shippedKinds[provider]
+	if !ok {
+		return nil, fmt.Errorf("no shipped kinds for provider %q (aws, gcp, azure)", provider)
+	}
+	parsed, err := parse()
+	if err != nil {
+		return nil, err
+	}
+	return maps.Clone(parsed), nil
+}
+
+// shippedKinds parses each provider's file once, on first use.
+var shippedKinds = map[string]func() (Kinds, error){
+	"aws":   sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("aws") }),
+	"gcp":   sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("gcp") }),
+	"azure": sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("azure") }),
+}
+
+// parseShippedKinds reads provider's embedded kinds file.
+func parseShippedKinds(provider string) (Kinds, error) {
+	f, err := shippedKindFiles.Open("kinds/" + provider + ".tsv")
+	if err != nil {
+		return nil, fmt.Errorf("no shipped kinds for provider %q: %w", provider, err)
+	}
+	defer f.Close() //nolint:errcheck // an embedded file
+	k, err := ParseKinds(f)
+	if err != nil {
+		return nil, fmt.Errorf("kinds/%s.tsv: %w", provider, err)
+	}
+	return k, nil
+}
