@@ -73,7 +73,7 @@ func newListerFinder(gk schema.GroupKind, tfResource string, o *findersOptions, 
 // A deleted managed resource cannot be observed (Observe needs its
 // provider config): r is returned by its identifier, for the report.
 func verifyListed(ctx context.Context, c *recovery.Candidate, observe ObserveFunc, r inventory.Resource) (recovery.ExternalResource, error) {
-	listed := recovery.ExternalResource{ID: r.Identifier, Tags: r.Tags, CreatedAt: r.CreatedAt}
+	listed := recovery.ExternalResource{ID: r.Identifier, Tags: r.Tags, CreatedAt: r.CreatedAt, Listed: true}
 	if c.Object == nil || observe == nil {
 		return listed, nil
 	}

@@ -102,10 +102,10 @@ func TestWithLister(t *testing.T) {
 			wantErr:  "cannot tell where",
 		},
 		"Deleted": {
-			reason:  "a deleted managed resource cannot be observed: the listed resource is reported by its identifier",
+			reason:  "a deleted managed resource cannot be observed: the listed resource is reported by its identifier, marked listed",
 			listed:  []inventory.Resource{{Identifier: arn, Tags: ours}},
 			deleted: true,
-			want:    []recovery.ExternalResource{{ID: arn, Tags: ours}},
+			want:    []recovery.ExternalResource{{ID: arn, Tags: ours, Listed: true}},
 		},
 	}
 	for name, tc := range cases {

@@ -74,6 +74,11 @@ const (
 	// restarted after a crash made again, or someone else's look-alike
 	// (intentjournal scan --copies-within).
 	ReasonUnboundCopy = "UnboundCopy"
+	// ReasonExternalNameUnknown: the resource that would be adopted was
+	// found by a tag listing, by its cloud identifier, and nothing
+	// observed it (ExternalResource.Listed): its external name is not
+	// known, so it cannot be set.
+	ReasonExternalNameUnknown = "ExternalNameUnknown"
 )
 
 // Reasons lists every reason a report entry or Event can carry; the
@@ -84,7 +89,7 @@ var Reasons = []string{
 	ReasonNothingCreated, ReasonAdopted, ReasonNotOurs, ReasonLookAlike, ReasonUnseenConflict,
 	ReasonWeakProof, ReasonArgsDiffer, ReasonDuplicate, ReasonMRDeleted, ReasonLookupFailed,
 	ReasonNoFinder, ReasonCRDMissing, ReasonReportOnly, ReasonAPIServerError, ReasonApplyFailed,
-	ReasonAbsenceUnproven, ReasonAbsenceNotYetProven, ReasonUnboundCopy,
+	ReasonAbsenceUnproven, ReasonAbsenceNotYetProven, ReasonUnboundCopy, ReasonExternalNameUnknown,
 }
 
 // Decision is what to do with one candidate. Decide makes it; the resolver
@@ -307,6 +312,11 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		}
 		d.Action = fmt.Sprintf("if %s is this managed resource's, set the annotation crossplane.io/external-name=%s on %s/%s; otherwise delete or rename it where it was made",
 			owned[0].r.ID, owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
+	case owned[0].r.Listed:
+		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonExternalNameUnknown
+		d.Message = fmt.Sprintf("%s's cloud resource %s is its own (%s), but a tag listing found it by its cloud identifier and nothing observed it: which external name the provider observes it at is not known", ref, owned[0].r.ID, best())
+		d.Action = fmt.Sprintf("find the external name of %s (for most kinds the last part of the identifier) and set the annotation crossplane.io/external-name to it on %s/%s",
+			owned[0].r.ID, strings.ToLower(ref.Kind), ref.Name)
 	case rules.Mode == ModeReportOnly:
 		d.Outcome, d.Reason = report.OutcomeUnresolved, ReasonReportOnly
 		d.Message = fmt.Sprintf("%s's cloud resource %s exists and is ours, but this kind's policy is report-only", ref, owned[0].r.ID)
@@ -333,7 +343,7 @@ func Decide(c *Candidate, found []ExternalResource, lookupErr error, rules Rules
 		d.Action += fmt.Sprintf("find who made %s (another cluster pointed at this account, a cluster rebuilt from the same manifests, or a person) and delete it there or rename its managed resource: intentjournal never adopts, imports or deletes it", ids(d.LookAlikes))
 	}
 	for _, j := range all {
-		f := report.Found{ID: j.r.ID, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
+		f := report.Found{ID: j.r.ID, Listed: j.r.Listed, Tags: cloneTags(j.r.Tags), CreatedAt: j.r.CreatedAt, Owned: j.v.Proof != "",
 			Proof: string(j.v.Proof), Weak: j.v.Proof.Weak(), LookAlike: j.v.LookAlike, NotOurs: j.v.NotOurs,
 			Arguments: string(j.r.Args), ArgumentsDiffer: slices.Clone(j.r.ArgsDiffer), ArgumentsNotCompared: slices.Clone(j.r.ArgsNotCompared)}
 		f.Adopted = d.Adopt != nil && d.Adopt.ID == j.r.ID

@@ -78,6 +78,12 @@ func TestDecide(t *testing.T) {
 			[]ExternalResource{{ID: "net-9", Tags: ourTags, CreatedAt: t1, Args: ArgsDifferent, ArgsDiffer: []string{"tags"}}}, nil, ModeAdopt, report.OutcomeOrphan, ReasonArgsDiffer, "", []string{"net-9"}},
 		"ReportOnly":      {"report-only never adopts and keeps the create blocked", false, []ExternalResource{ours("net-1", t1)}, nil, ModeReportOnly, report.OutcomeUnresolved, ReasonReportOnly, "", nil},
 		"ReportOnlyClear": {"report-only still clears when nothing exists", false, nil, nil, ModeReportOnly, report.OutcomeCleared, ReasonNothingCreated, "", nil},
+		"ListedUIDTag": {"a resource a tag listing found by its cloud identifier is never adopted, even on a strong proof: its ID is no external name", false,
+			[]ExternalResource{{ID: "arn:aws:ec2:us-east-1:123456789012:vpc/vpc-1", Listed: true, Tags: map[string]string{TagUID: "u1"}}}, nil, ModeAdopt, report.OutcomeUnresolved, ReasonExternalNameUnknown, "", nil},
+		"ListedMatch": {"nor on a weak proof whose arguments match", false,
+			[]ExternalResource{{ID: "arn:aws:ec2:us-east-1:123456789012:vpc/vpc-1", Listed: true, Tags: ourTags, CreatedAt: t1, Args: ArgsSame}}, nil, ModeAdoptOnTags, report.OutcomeUnresolved, ReasonExternalNameUnknown, "", nil},
+		"ListedDeleted": {"a deleted MR's listed resources are reported as orphans, by their identifiers", true,
+			[]ExternalResource{{ID: "arn:aws:ec2:us-east-1:123456789012:vpc/vpc-1", Listed: true, Tags: ourTags, CreatedAt: t1, Args: ArgsSame}}, nil, ModeAdopt, report.OutcomeOrphan, ReasonMRDeleted, "", []string{"arn:aws:ec2:us-east-1:123456789012:vpc/vpc-1"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -104,6 +110,11 @@ func TestDecide(t *testing.T) {
 			}
 			if len(d.Found) != len(tc.found) {
 				t.Errorf("%s\nfound %d, want every lookup result (%d) in the report", tc.reason, len(d.Found), len(tc.found))
+			}
+			for i, f := range d.Found {
+				if f.Listed != tc.found[i].Listed {
+					t.Errorf("%s\nfound %s: listed %t, want the lookup's %t", tc.reason, f.ID, f.Listed, tc.found[i].Listed)
+				}
 			}
 		})
 	}

@@ -155,6 +155,14 @@ type ExternalResource struct {
 	// observation reports (its arn, self link, id), where the Finder
 	// observed it: what a listed identifier is verified against.
 	Identifiers []string
+	// Listed is true when ID is the cloud's own identifier of the
+	// resource (an ARN, a GCP full resource name, an Azure ARM ID) as a tag
+	// listing returned it, and nothing observed the resource: which
+	// external name the provider would observe it at is not known
+	// (inventory.Candidates gives the forms it may take). A listed
+	// resource is never adopted: its ID is no external name to set
+	// (ReasonExternalNameUnknown).
+	Listed bool
 	// Args says whether applying the arguments the candidate's create
 	// sent (Candidate.CreateArgs) to the resource would change it, where
 	// the Finder compared them (see "What a match is" in argschema.go):

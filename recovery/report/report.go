@@ -193,8 +193,14 @@ type Entry struct {
 
 // Found is one cloud resource that the lookup for an intent returned.
 type Found struct {
-	// ID is the cloud's ID or name for the resource.
+	// ID is the cloud's ID or name for the resource: its external name,
+	// or, when Listed, the cloud's own identifier.
 	ID string `json:"id"`
+	// Listed is true when ID is the cloud's own identifier (an ARN, a
+	// full resource name, an ARM ID) as a tag listing returned it, and
+	// nothing observed the resource: its external name is not known, and
+	// it is never adopted.
+	Listed bool `json:"listed,omitempty"`
 	// Tags are the resource's tags as the cloud reported them.
 	Tags map[string]string `json:"tags,omitempty"`
 	// CreatedAt is when the cloud says the resource was created.

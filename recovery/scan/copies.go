@@ -168,7 +168,8 @@ func (s *scanner) lookupCopies(ctx context.Context, cw copyWork, seen map[string
 	s.mu.Unlock()
 	out := copyResult{w: cw, err: err}
 	for _, r := range found {
-		if r.ID != cw.externalName && !seen[r.ID] {
+		names := externalNames(r.ID, r.Listed)
+		if !slices.Contains(names, cw.externalName) && !anyIn(seen, names) {
 			out.copies = append(out.copies, r)
 		}
 	}
@@ -179,7 +180,7 @@ func (s *scanner) lookupCopies(ctx context.Context, cw copyWork, seen map[string
 // also lists the other managed resources whose lookup found it.
 func copyEntry(w copyWork, c recovery.ExternalResource, also []string) report.Entry {
 	res := candidate(w.work).Intent.Resource
-	f := report.Found{ID: c.ID, Tags: c.Tags, CreatedAt: c.CreatedAt, Arguments: string(c.Args), ArgumentsDiffer: c.ArgsDiffer,
+	f := report.Found{ID: c.ID, Listed: c.Listed, Tags: c.Tags, CreatedAt: c.CreatedAt, Arguments: string(c.Args), ArgumentsDiffer: c.ArgsDiffer,
 		ArgumentsNotCompared: c.ArgsNotCompared}
 	msg := fmt.Sprintf("%s is bound to %s; its kind's lookup also found %s, which no managed resource names as its external name: "+
 		"a copy a provider restarted after a crash made of a create that was in flight (the first copy leaks, the second is bound), "+

@@ -90,13 +90,24 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 		actions = append(actions, report.ScanAction{Type: report.ScanActionPause, Commands: []string{tg.pauseCommand()}, Note: note})
 	}
 	own := w.obj.GetAnnotations()[recovery.AnnotationExternalName]
-	var boundElsewhere []string
+	var boundElsewhere, listed []string
 	for _, f := range adoptable(e) {
-		if s.bound[f.ID] && f.ID != own && e.Outcome != report.OutcomeAdopted {
+		names := externalNames(f.ID, f.Listed)
+		if anyIn(s.bound, names) && !slices.Contains(names, own) && e.Outcome != report.OutcomeAdopted {
 			// Another managed resource is bound to it: a same-named
 			// managed resource of another namespace, whose tags are the
 			// same.
 			boundElsewhere = append(boundElsewhere, f.ID)
+			continue
+		}
+		if f.Listed {
+			// Its ID is the cloud's identifier, no external name: a
+			// command setting it would point the provider at nothing.
+			l := f.ID
+			if len(names) > 1 {
+				l += " (its external name likely one of " + strings.Join(names[1:], ", ") + ")"
+			}
+			listed = append(listed, l)
 			continue
 		}
 		cmds := []string{tg.adoptCommand(f.ID, held)}
@@ -111,6 +122,9 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 	}
 	if len(boundElsewhere) > 0 {
 		e.Message += fmt.Sprintf(" (%s: bound to another managed resource, not offered for adoption)", strings.Join(boundElsewhere, ", "))
+	}
+	if len(listed) > 0 {
+		e.Message += fmt.Sprintf(" (%s: listed by its cloud identifier, so no adopt command is offered: which external name the provider observes it at, only the provider can confirm)", strings.Join(listed, "; "))
 	}
 	e.Scan.Actions = actions
 	e.Action = base

@@ -588,3 +588,90 @@ func TestRunCopiesCancelled(t *testing.T) {
 		t.Errorf("notes %q, want one counting the lookups not made", rep.Source.Notes)
 	}
 }
+
+// TestRunListed: what a cloud's tag listing finds comes back by its cloud
+// identifier (an ARN), no external name: scan offers no command that sets
+// it, names the external names it may stand for, and takes a managed
+// resource bound under one of them (vpc-c) as bound to it: never offered
+// to another, never reported as a copy.
+func TestRunListed(t *testing.T) {
+	arn := func(id string) string { return "arn:aws:ec2:us-east-1:123456789012:vpc/" + id }
+	listed := func(name, id string) recovery.ExternalResource {
+		r := ours("Network", name, arn(id))
+		r.Listed, r.Args = true, recovery.ArgsUnchecked
+		return r
+	}
+	strong := listed("net-strong", "vpc-s")
+	strong.Tags[recovery.TagUID] = "uid-net-strong"
+	objs := []*unstructured.Unstructured{
+		stockMR("Network", "net-b", succeeded, notReady),
+		stockMR("Network", "net-strong", succeeded, notReady),
+		stockMR("Network", "net-c", succeeded, named("vpc-c"), ready),
+		stockMR("Network", "net-d", ann(recovery.AnnotationExternalCreateSucceed, at(-5*time.Hour)), named("vpc-d"), ready),
+	}
+	c := cloud{
+		"net-b":      {listed("net-b", "vpc-b"), listed("net-b", "vpc-d")},
+		"net-strong": {strong},
+		"net-c":      {listed("net-c", "vpc-c")},
+	}
+	for _, apply := range []bool{false, true} {
+		t.Run(fmt.Sprintf("apply=%t", apply), func(t *testing.T) {
+			cl := newCluster(objs)
+			o := options(cl, c, apply)
+			o.Copies = 3 * time.Hour
+			rep, err := Run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			validate(t, rep)
+			type entry struct {
+				Outcome report.Outcome
+				Reason  string
+				Found   []string
+				Adopt   int
+			}
+			got := map[string]entry{}
+			for _, e := range rep.Entries {
+				var en entry
+				en.Outcome, en.Reason = e.Outcome, e.Reason
+				for _, f := range e.Found {
+					if !f.Listed {
+						t.Errorf("%s: found %s is not marked listed", e.Resource.Name, f.ID)
+					}
+					en.Found = append(en.Found, f.ID)
+				}
+				for _, a := range e.Scan.Actions {
+					if a.Type == report.ScanActionAdopt {
+						en.Adopt++
+					}
+				}
+				got[e.Resource.Name] = en
+				if e.Resource.Name == "net-b" && !strings.Contains(e.Message, arn("vpc-b")+" (its external name likely one of vpc/vpc-b, vpc-b)") {
+					t.Errorf("net-b's message %q does not name the external names its listed resource may have", e.Message)
+				}
+				if e.Resource.Name == "net-b" && !strings.Contains(e.Message, arn("vpc-d")+": bound to another managed resource") {
+					t.Errorf("net-b's message %q does not say that %s is net-d's", e.Message, arn("vpc-d"))
+				}
+			}
+			want := map[string]entry{
+				// Weak proof, not compared: unresolved; vpc-d is net-d's.
+				// net-c's lookup finds only its own resource, by its ARN:
+				// no copy.
+				"net-b": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonWeakProof, Found: []string{arn("vpc-b"), arn("vpc-d")}},
+				// A strong proof, but no external name to set.
+				"net-strong": {Outcome: report.OutcomeUnresolved, Reason: recovery.ReasonExternalNameUnknown, Found: []string{arn("vpc-s")}},
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("entries (-want +got):\n%s", diff)
+			}
+			var mr unstructured.Unstructured
+			mr.SetGroupVersionKind(networks)
+			if err := cl.Get(context.Background(), client.ObjectKey{Name: "net-strong"}, &mr); err != nil {
+				t.Fatal(err)
+			}
+			if en := mr.GetAnnotations()[recovery.AnnotationExternalName]; en != "" {
+				t.Errorf("net-strong's external name was set to %q", en)
+			}
+		})
+	}
+}
