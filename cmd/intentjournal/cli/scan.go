@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/report"
@@ -32,6 +33,7 @@ type scanOptions struct {
 
 	Kind          []string      `name:"kind" sep:"none" placeholder:"GVK" help:"Managed kind to scan, as Kind.version.group (repeatable)."`
 	Group         []string      `name:"group" sep:"none" placeholder:"GROUP" help:"API group whose managed kinds (the CRDs of category managed) to scan, found through the API server's discovery (repeatable); *.SUFFIX names every group of a provider family, e.g. *.aws.upbound.io."`
+	Provider      string        `name:"provider" placeholder:"NAME" help:"The stock provider whose kinds are scanned (aws, gcp, azure: provider-upjet-NAME): every kind its shipped kinds file says the cloud assigns the ID of is taken as --cloud-assigned."`
 	CloudAssigned []string      `name:"cloud-assigned" sep:"none" placeholder:"KIND" help:"Kind whose external name the cloud assigns (upjet's IdentifierFromProvider), so that an external name equal to metadata.name is not a settled one (repeatable; * for every kind)."`
 	Copies        time.Duration `name:"copies-within" default:"0s" help:"Also look up each bound managed resource (Ready or not yet) whose latest create began less than this ago, for copies a provider restarted after a crash made beside it (a cloud-assigned ID created twice), and report each as an orphan; one lookup per such resource (0: off)."`
 	MinAge        time.Duration `name:"min-age" default:"0s" help:"Pass over a pending or succeeded create younger than this, which a running provider may still be carrying out (0: take every one; a loop on already exists or a failed create is always taken)."`
@@ -121,6 +123,11 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 		})
 		if err != nil {
 			return err
+		}
+		if o.Provider != "" {
+			if cloudAssigned, err = shippedCloudAssigned(o.Provider, kinds); err != nil {
+				return err
+			}
 		}
 		for _, ref := range o.CloudAssigned {
 			gks, err := resolveKind(ref, kinds)
@@ -260,4 +267,20 @@ func (rc *requestCounter) fields() []zap.Field {
 		out = append(out, zap.Int(m, rc.byMethod[m]))
 	}
 	return out
+}
+
+// shippedCloudAssigned returns the kinds of kinds whose ID the cloud
+// assigns, as provider's shipped kinds say (--provider).
+func shippedCloudAssigned(provider string, kinds []schema.GroupVersionKind) (map[schema.GroupKind]bool, error) {
+	shipped, err := inventory.ShippedKinds(provider)
+	if err != nil {
+		return nil, UsageError("--provider: %w", err)
+	}
+	out := map[schema.GroupKind]bool{}
+	for _, gvk := range kinds {
+		if k, ok := shipped.Of(gvk.Group, gvk.Kind); ok && k.CloudAssigned {
+			out[gvk.GroupKind()] = true
+		}
+	}
+	return out, nil
 }
