@@ -37,8 +37,9 @@ func DefaultConfig(ctx context.Context) (aws.Config, error) { return config.Load
 // FinderType returns the aws-tags finder type (cli.ListerFinderType):
 // each candidate is listed in the region its spec.forProvider.region
 // names, else the configuration's, with the configuration's credentials,
-// one Tagging API client a region.
-func FinderType(load LoadConfig) cli.FinderType {
+// one Tagging API client a region. opts configure the lister (a listing
+// of a type the shipped listings do not name: aws.WithListing).
+func FinderType(load LoadConfig, opts ...awsinventory.Option) cli.FinderType {
 	var region string
 	newLister := func() (inventory.Lister, error) {
 		cfg, err := load(context.Background())
@@ -46,7 +47,7 @@ func FinderType(load LoadConfig) cli.FinderType {
 			return nil, fmt.Errorf("cannot load the AWS configuration: %w", err)
 		}
 		region = cfg.Region
-		return awsinventory.New(perRegion(cfg)), nil
+		return awsinventory.New(perRegion(cfg), opts...), nil
 	}
 	once := sync.OnceValues(newLister)
 	scope := func(ctx context.Context, c *recovery.Candidate) (inventory.Scope, error) {
