@@ -38,9 +38,16 @@ type ScanResult struct {
 	// MRs is how many managed resources the run created.
 	MRs int
 	// Present and Named count, by cloud kind (RecordSet, Network), the
-	// cloud objects bound to no MR when the scan began, and those of them
-	// the report names (an entry's found resource).
+	// cloud objects bound to no MR when the scan began and still bound to
+	// none when it ended (the leaks), and those of them the report names
+	// (an entry's found resource).
 	Present, Named map[string]int
+	// BoundMeanwhile counts, by cloud kind, the cloud objects bound to no
+	// MR when the scan began that an MR was bound to when it ended: the
+	// provider, still running, made them and bound them while the scan
+	// read the cluster, so they are no leak and not in Present. Scans
+	// of a provider still creating have them.
+	BoundMeanwhile map[string]int
 	// NamedBound counts the cloud objects the report names as orphans
 	// (outcome orphan) that an MR's external name names: wrongly named.
 	NamedBound int
@@ -88,10 +95,7 @@ func (r *run) scanAfter(ctx context.Context, res *Result, runStart time.Time) er
 			loops[m.Ref.String()] = true
 		}
 	}
-	sr := &ScanResult{MRs: len(mrs), Present: map[string]int{}, Named: map[string]int{}, LoopsPresent: len(loops)}
-	for _, o := range orphans {
-		sr.Present[o.Kind]++
-	}
+	sr := &ScanResult{MRs: len(mrs), Present: map[string]int{}, Named: map[string]int{}, BoundMeanwhile: map[string]int{}, LoopsPresent: len(loops)}
 
 	reportPath := filepath.Join(r.dir, "scan-report.json")
 	sr.Args = []string{"scan", "--kubeconfig", r.cluster.kubeconfig, "--group", r.o.Line.Group, "--cloud-assigned", "*",
@@ -121,9 +125,19 @@ func (r *run) scanAfter(ctx context.Context, res *Result, runStart time.Time) er
 		sr.Lookups = t.LookupCount
 	}
 
+	after, err := r.listMRs(ctx)
+	if err != nil {
+		return err
+	}
+	boundAfter := boundIDs(after)
 	present := map[string]string{} // ID -> kind
 	for _, o := range orphans {
+		if boundAfter[o.ID] {
+			sr.BoundMeanwhile[o.Kind]++
+			continue
+		}
 		present[o.ID] = o.Kind
+		sr.Present[o.Kind]++
 	}
 	bound := boundIDs(mrs)
 	named := map[string]bool{}
@@ -145,10 +159,6 @@ func (r *run) scanAfter(ctx context.Context, res *Result, runStart time.Time) er
 			sr.LoopsFound++
 		}
 	}
-	after, err := r.listMRs(ctx)
-	if err != nil {
-		return err
-	}
 	for _, m := range after {
 		if m.Paused && loops[m.Ref.String()] {
 			sr.LoopsPaused++
@@ -156,7 +166,7 @@ func (r *run) scanAfter(ctx context.Context, res *Result, runStart time.Time) er
 	}
 	res.Scan = sr
 	r.log.Info("intentjournal scan finished", zap.Int("exit-code", sr.ExitCode), zap.Duration("took", sr.Took.Round(time.Millisecond)),
-		zap.Any("orphans-named", sr.Named), zap.Any("orphans-present", sr.Present), zap.Int("loops-found", sr.LoopsFound),
+		zap.Any("orphans-named", sr.Named), zap.Any("orphans-present", sr.Present), zap.Any("bound-meanwhile", sr.BoundMeanwhile), zap.Int("loops-found", sr.LoopsFound),
 		zap.Int("loops-paused", sr.LoopsPaused), zap.Int("api-requests", sr.RequestsTotal()), zap.Int("lookups", sr.Lookups))
 	return nil
 }

@@ -21,9 +21,12 @@ var scanKinds = []string{kindRecordSet, kindNetwork}
 // has a Scan.
 //
 // Columns: ORPHANS NAMED/PRESENT, the cloud objects bound to no MR when the
-// scan began and how many of them its report names, in all and per kind
-// (RecordSets: the creates in flight that loop on 409; Networks: the
-// first copies the restarted provider created again); NAMED BOUND, cloud
+// scan began and still bound to none when it ended, and how many of them
+// its report names, in all and per kind (RecordSets: the creates in
+// flight that loop on 409; Networks: the first copies the restarted
+// provider created again); BOUND MEANWHILE, those bound to no MR when the
+// scan began that the running provider bound before it ended (no leak:
+// not counted as present); NAMED BOUND, cloud
 // objects the report calls orphans that an MR is bound to (0 is right);
 // LOOPS FOUND/PRESENT, the MRs looping on "already exists" and how many
 // of them the report gives AlreadyExistsLoop; LOOPS PAUSED, of those,
@@ -42,7 +45,7 @@ func WriteScanTable(out io.Writer, results []Result) error {
 	for _, kind := range scanKinds {
 		cols = append(cols, strings.ToUpper(kind)+"S")
 	}
-	cols = append(cols, "NAMED BOUND", "LOOPS FOUND/PRESENT", "LOOPS PAUSED", "ADOPTED", "TOOK", "API REQUESTS (PER MR)", "CLOUD LOOKUPS")
+	cols = append(cols, "BOUND MEANWHILE", "NAMED BOUND", "LOOPS FOUND/PRESENT", "LOOPS PAUSED", "ADOPTED", "TOOK", "API REQUESTS (PER MR)", "CLOUD LOOKUPS")
 	t := tabular.New(out, cols...)
 	for _, r := range results {
 		s := r.Scan
@@ -61,7 +64,11 @@ func WriteScanTable(out io.Writer, results []Result) error {
 		if s.MRs > 0 {
 			perMR = float64(s.RequestsTotal()) / float64(s.MRs)
 		}
-		row = append(row, strconv.Itoa(s.NamedBound), fmt.Sprintf("%d/%d", s.LoopsFound, s.LoopsPresent), strconv.Itoa(s.LoopsPaused),
+		meanwhile := 0
+		for _, n := range s.BoundMeanwhile {
+			meanwhile += n
+		}
+		row = append(row, strconv.Itoa(meanwhile), strconv.Itoa(s.NamedBound), fmt.Sprintf("%d/%d", s.LoopsFound, s.LoopsPresent), strconv.Itoa(s.LoopsPaused),
 			strconv.Itoa(s.Adopted), tookString(s.Took), fmt.Sprintf("%d (%.2f)", s.RequestsTotal(), perMR), strconv.Itoa(s.Lookups))
 		t.Row(row...)
 	}

@@ -50,7 +50,7 @@ func TestWriteScanTable(t *testing.T) {
 			"--finder", "Network.fakecloud.m.intentjournal.io=fakecloud:http://127.0.0.1:4242"},
 		ExitCode: 3, Took: 1234 * time.Millisecond, Requests: map[string]int{"GET": 30, "PATCH": 200, "POST": 200}, Lookups: 600, MRs: 400,
 		Present: map[string]int{"RecordSet": 200, "Network": 180}, Named: map[string]int{"RecordSet": 200, "Network": 180},
-		LoopsPresent: 200, LoopsFound: 200, LoopsPaused: 200,
+		BoundMeanwhile: map[string]int{"Network": 7}, LoopsPresent: 200, LoopsFound: 200, LoopsPaused: 200,
 	}}
 	var buf bytes.Buffer
 	if err := WriteScanTable(&buf, []Result{scanned, {Mode: ModeWrapped, Available: true}}); err != nil {
@@ -59,8 +59,8 @@ func TestWriteScanTable(t *testing.T) {
 	want := "\nintentjournal scan --group fakecloud.m.intentjournal.io --cloud-assigned * --copies-within 1h5m0s --apply -o json " +
 		"--finder RecordSet.fakecloud.m.intentjournal.io=fakecloud:URL --finder Network.fakecloud.m.intentjournal.io=fakecloud:URL\n" +
 		"(after the unwrapped run: the provider killed, restarted at once and left to run; the scan runs beside it)\n\n" +
-		"RUN                   ORPHANS NAMED/PRESENT  RECORDSETS  NETWORKS  NAMED BOUND  LOOPS FOUND/PRESENT  LOOPS PAUSED  ADOPTED  TOOK   API REQUESTS (PER MR)  CLOUD LOOKUPS\n" +
-		"unwrapped, then scan  380/380                200/200     180/180   0            200/200              200           0        1.23s  430 (1.07)             600\n"
+		"RUN                   ORPHANS NAMED/PRESENT  RECORDSETS  NETWORKS  BOUND MEANWHILE  NAMED BOUND  LOOPS FOUND/PRESENT  LOOPS PAUSED  ADOPTED  TOOK   API REQUESTS (PER MR)  CLOUD LOOKUPS\n" +
+		"unwrapped, then scan  380/380                200/200     180/180   7                0            200/200              200           0        1.23s  430 (1.07)             600\n"
 	if diff := cmp.Diff(want, buf.String()); diff != "" {
 		t.Errorf("WriteScanTable (-want +got):\n%s", diff)
 	}
