@@ -4,9 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
-	"github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,24 +27,6 @@ const DefaultReconcileTimeout = adapter.DefaultReconcileTimeout
 // *Kind, HoldUntilRecovered its manager, ReconcileTimeout the default.
 type Adapter struct {
 	*adapter.Adapter
-}
-
-// Setup makes a provider's create path crash-safe in one call, before the
-// manager starts (adapter.Setup on the v2 line): it registers the
-// metrics, opens the journal and takes its file lock, and adds the
-// recovery.Recoverer, whose Gate keeps every create blocked until the
-// recovery pass has scanned, to mgr. Each kind's controller Setup finds
-// the Adapter in the manager with KindFor.
-func Setup(mgr manager.Manager, c Config, opts ...SetupOption) (*Adapter, error) {
-	l := line{o: &setupOptions{}}
-	for _, fn := range opts {
-		fn(l.o)
-	}
-	a, err := adapter.Setup(mgr, c, l)
-	if err != nil {
-		return nil, err
-	}
-	return &Adapter{Adapter: a}, nil
 }
 
 // core returns the line-independent adapter, nil for a nil a.
@@ -94,69 +74,3 @@ func (a *Adapter) Requeue(ctx context.Context, match func(namespace, name string
 func (a *Adapter) RequeueBucket(ctx context.Context, bucketOf func(namespace, name string) int) func(bucket int) {
 	return a.core().RequeueBucket(ctx, bucketOf)
 }
-
-// withConfiguredExternalName makes the callback of a plugin SDK or
-// framework create settle with the external name r's GetExternalNameFn
-// makes of the state the create left in store: the name upjet's own
-// connectors set after a create and in every Observe (for a templated
-// ID, a part of the ID). store is the one given to kind.
-func withConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) adapter.KindOption {
-	return adapter.WithCreatedState(trackedCreated(store, r))
-}
-
-// SetupOption configures what Setup adds on the v2 line beyond Config.
-type SetupOption func(*setupOptions)
-
-type setupOptions struct {
-	reconcilerOptions []managed.ReconcilerOption
-	// deterministicNames is WithDeterministicExternalNames.
-	deterministicNames bool
-}
-
-// WithDeterministicExternalNames gives the managed reconciler of every
-// wrapped kind whose external name is known before its create (the
-// kind's KindFacts: NameAsIdentifier, ParameterAsIdentifier, templated
-// IDs bound to arguments and setup) crossplane-runtime's
-// managed.WithDeterministicExternalName(true), which upjet's default
-// template never passes: a create whose last attempt is incomplete goes
-// ahead to Observe the name it would use, instead of stopping with
-// "cannot determine creation result". A kind whose ID the cloud assigns
-// is left as it is: the recovery pass resolves its incomplete create. A
-// provider whose own template already passes the option (provider-upjet-aws
-// and -gcp do, for the same kinds) needs none of this; nothing here ever
-// sets it false.
-func WithDeterministicExternalNames() SetupOption {
-	return func(o *setupOptions) { o.deterministicNames = true }
-}
-
-// WithReconcilerOptions adds opts to the managed reconciler of every kind
-// wrapped through this Adapter: Kind.ReconcilerOptions returns them after
-// its own, and the controllers upjet's pipeline generates from
-// WrapControllerTemplate append those after upjet's options. It is where a
-// generated provider sets a crossplane-runtime option that upjet's
-// template has no place for, such as
-// managed.WithDeterministicExternalName(true).
-func WithReconcilerOptions(opts ...managed.ReconcilerOption) SetupOption {
-	return func(o *setupOptions) { o.reconcilerOptions = append(o.reconcilerOptions, opts...) }
-}
-
-// line is the v2 line for the shared create path: the tags
-// crossplane-runtime v2 derives (intent.go), upjet v2's refusal of a
-// second operation (connector.go), the event recorder (recorder.go), and
-// what Setup's options add (o, nil when Setup did not make the line).
-type line struct {
-	o *setupOptions
-}
-
-// reconcilerOptions returns WithReconcilerOptions' options.
-func (l line) reconcilerOptions() []managed.ReconcilerOption {
-	if l.o == nil {
-		return nil
-	}
-	return l.o.reconcilerOptions
-}
-
-// deterministicNames reports whether WithDeterministicExternalNames is on.
-func (l line) deterministicNames() bool { return l.o != nil && l.o.deterministicNames }
-
-var _ adapter.Line = line{}

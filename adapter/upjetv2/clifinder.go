@@ -72,6 +72,19 @@ func terraformCLIOf(opts []FindersOption) (*terraformCLI, error) {
 	return out, nil
 }
 
+// cliLookupsOf returns how NewFinders looks up a kind reconciled through
+// the Terraform CLI: through the WithTerraformCLI in opts, nil without
+// one.
+func cliLookupsOf(opts []FindersOption) (cliLookupFunc, error) {
+	t, err := terraformCLIOf(opts)
+	if err != nil || t == nil {
+		return nil, err
+	}
+	return func(kube client.Client, setup terraform.SetupFn, r *config.Resource, newManaged func() xpresource.Managed) adapter.LookupFunc {
+		return cliLookup(t.lookups, kube, setup, r, newManaged)
+	}, nil
+}
+
 // cliLookup returns the adapter.LookupFunc of r, a kind reconciled through
 // the CLI: the managed resource's setup and Terraform parameters give the
 // group, the Terraform ID (r's GetIDFn of the external name) and the

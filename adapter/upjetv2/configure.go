@@ -39,11 +39,6 @@ func ExternalNameFromID(fn func(tfID string) (string, error)) ResourceOption {
 	return adapter.ExternalNameFromID(fn)
 }
 
-// WorkspaceRoot sets the directory of a Terraform CLI kind's workspaces,
-// for a provider whose terraform.WorkspaceStore is given a file system
-// rooted elsewhere (terraform.WithFs; adapter.WorkspaceRoot).
-func WorkspaceRoot(dir string) ResourceOption { return adapter.WorkspaceRoot(dir) }
-
 // Configure records opts for r. Call it from the kind's resource
 // configurator, next to its external-name configuration:
 //

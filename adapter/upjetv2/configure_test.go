@@ -1,6 +1,7 @@
 package upjetv2
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
@@ -59,10 +60,10 @@ func TestNaturalKeyOf(t *testing.T) {
 func TestConfigureAccumulates(t *testing.T) {
 	r := &config.Resource{Name: "fake_bucket"}
 	Configured(NameKeyed())(r)
-	Configure(r, WorkspaceRoot("/var/run/workspaces"), TagsAfterCreate())
+	Configure(r, NaturalKey("name"), TagsAfterCreate())
 	Configure(nil, NameKeyed()) // no resource: nothing to record, no panic
 	f := adapter.FactsOf(r)
-	if !f.NameKeyed || !f.TagsAfterCreate || f.WorkspaceRoot != "/var/run/workspaces" {
+	if !f.NameKeyed || !f.TagsAfterCreate || !slices.Equal(f.NaturalKey, []string{"name"}) {
 		t.Errorf("FactsOf after two Configure calls = %+v, want both options kept", f)
 	}
 	if other := adapter.FactsOf(&config.Resource{Name: "fake_bucket"}); other.NameKeyed {

@@ -2,7 +2,6 @@ package upjetv2
 
 import (
 	"context"
-	"strings"
 
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/resource"
@@ -12,20 +11,6 @@ import (
 
 	"github.com/intentjournal/intentjournal/adapter"
 )
-
-// Kind wraps the connector and callback provider of one managed kind
-// around its shared create path (adapter.Kind). A nil *Kind wraps
-// nothing: WrapConnector and WrapCallbacks return their argument, so a
-// controller's Setup reads the same with intentjournal on or off.
-type Kind struct {
-	k *adapter.Kind
-	// nameKnown is true for a kind whose external name is known before
-	// its create (KindFor: KindFacts' IDKnownBeforeCreate).
-	nameKnown bool
-	// key reads the Terraform ID the kind's Observe is about to read at,
-	// from upjet's OperationTrackerStore; nil reads none.
-	key func(mg resource.Managed) string
-}
 
 // core returns the shared create path, nil for a nil k.
 func (k *Kind) core() *adapter.Kind {
@@ -135,12 +120,3 @@ var (
 	_ managed.ExternalConnector = (*connector)(nil)
 	_ managed.ExternalClient    = (*external)(nil)
 )
-
-// NotStarted reports whether an async connector's Create error means the
-// operation was refused before its goroutine started: upjet v2.3 says
-// "<type> operation that started at <t> is still running" (its async
-// connectors and Workspace format it alike; TestNotStarted holds it to
-// upjet's own).
-func (line) NotStarted(err error) bool {
-	return strings.Contains(err.Error(), "operation that started at") && strings.Contains(err.Error(), "is still running")
-}

@@ -44,4 +44,11 @@
 // adapter's, named here too so that a provider imports this package
 // alone. It lives in its own module, on the v2 line's dependency set
 // (crossplane-runtime/v2 cannot share a module with v1).
+//
+// The legacy line's adapter/upjetv1 shares most of this package: its
+// files named zz_generated.* are generated from the files hack/shimgen's
+// Shared names (go run ./hack/shimgen after changing one). What only
+// this line does lives in line.go, kindfor.go, and the files of the
+// generator path (template.go), the Terraform CLI kinds (workspace.go,
+// clifinder.go) and the listers' scope (listscope.go).
 package upjetv2

@@ -99,7 +99,8 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 }
 
 // NewFinders derives a recovery finder for every managed kind the upjet
-// configurations providers register (both scopes of a v2 provider), with no per-kind code:
+// configurations providers register (on v2, both scopes), with no
+// per-kind code:
 // adapter.DeriveFinders on each kind's KindFacts, observed through the
 // in-process connector upjet's generated controllers use for it (plugin
 // SDK or framework; a kind reconciled through the Terraform CLI has none),
@@ -119,7 +120,7 @@ func WithFindersRegisterer(r prometheus.Registerer) FindersOption {
 // the gauge intentjournal_finder_kinds{strategy} (docs/operations.md).
 func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.SetupFn, providers []*config.Provider, opts ...FindersOption) (*DerivedFinders, error) {
 	store := tjcontroller.NewOperationStore(logging.NewNopLogger())
-	cli, err := terraformCLIOf(opts)
+	cliLookup, err := cliLookupsOf(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -165,8 +166,8 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 				k.Observe = func(ctx context.Context, obj *unstructured.Unstructured, args map[string]any, name string) ([]recovery.ExternalResource, error) {
 					return ObserveCreate(ctx, conn, store, obj, args, s, newManaged(), name)
 				}
-			} else if cli != nil {
-				k.Lookup = cliLookup(cli.lookups, kube, setup, r, newManaged)
+			} else if cliLookup != nil {
+				k.Lookup = cliLookup(kube, setup, r, newManaged)
 			}
 			kinds = append(kinds, k)
 		}
@@ -179,6 +180,10 @@ func NewFinders(kube client.Client, scheme *runtime.Scheme, setup terraform.Setu
 	}
 	return adapter.DeriveFinders(kube, kinds, opts...)
 }
+
+// cliLookupFunc returns the lookup of r, a kind reconciled through the
+// Terraform CLI, which has no in-process connector to observe through.
+type cliLookupFunc func(kube client.Client, setup terraform.SetupFn, r *config.Resource, newManaged func() xpresource.Managed) adapter.LookupFunc
 
 // GroupVersionKindOf returns the kind upjet generates for r in p: its
 // group is r.ShortGroup under p.RootGroup, or p.RootGroup itself when

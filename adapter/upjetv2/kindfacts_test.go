@@ -15,7 +15,7 @@ import (
 )
 
 // TestTagFieldsCanHoldTags: fields named like tags that hold something
-// else are not tags fields (issue #32, item 5).
+// else are not tags fields.
 func TestTagFieldsCanHoldTags(t *testing.T) {
 	m := func(mod func(*schema.Schema)) *schema.Schema {
 		s := &schema.Schema{Type: schema.TypeMap, Optional: true, Elem: &schema.Schema{Type: schema.TypeString}}

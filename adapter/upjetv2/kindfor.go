@@ -3,9 +3,8 @@ package upjetv2
 import (
 	"fmt"
 
-	"github.com/crossplane/upjet/v2/pkg/config"
-
 	"github.com/crossplane/crossplane-runtime/v2/pkg/reconciler/managed"
+	"github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
@@ -116,4 +115,13 @@ func (k *Kind) ReconcilerOptions() []managed.ReconcilerOption {
 		opts = append(opts, l.reconcilerOptions()...)
 	}
 	return opts
+}
+
+// withConfiguredExternalName makes the callback of a plugin SDK or
+// framework create settle with the external name r's GetExternalNameFn
+// makes of the state the create left in store: the name upjet's own
+// connectors set after a create and in every Observe (for a templated
+// ID, a part of the ID). store is the one given to kind.
+func withConfiguredExternalName(store *tjcontroller.OperationTrackerStore, r *config.Resource) adapter.KindOption {
+	return adapter.WithCreatedState(trackedCreated(store, r))
 }

@@ -22,9 +22,10 @@ const GCPLabelsField = adapter.GCPLabelsField
 
 // TagInitializer is the drop-in for upjet's config.TagInitializer: put it
 // in a resource's InitializerFns instead. It writes to
-// spec.forProvider.tags upjet's crossplane tags, crossplane-runtime v2's
-// namespace and provider config kind (which upjet v2.3's tagger drops) and
-// intentjournal-uid, in the same single Update (adapter.Tagger).
+// spec.forProvider.tags the crossplane tags this line's crossplane-runtime
+// derives (on v2 the namespace and the provider config's kind too, which
+// upjet v2.3's own tagger drops) and intentjournal-uid, in the same single
+// Update (adapter.Tagger).
 var TagInitializer ujconfig.NewInitializerFn = func(kube client.Client) managed.Initializer {
 	return NewTagger(kube, DefaultTagsField)
 }
@@ -39,7 +40,7 @@ var GCPLabelsInitializer ujconfig.NewInitializerFn = func(kube client.Client) ma
 }
 
 // Tagger is upjet's config.Tagger with the managed resource's UID added to
-// the tags: adapter.Tagger on the v2 line.
+// the tags: adapter.Tagger on this line.
 type Tagger struct{ t *adapter.Tagger }
 
 // TaggerOption configures a Tagger.

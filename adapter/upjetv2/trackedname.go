@@ -6,9 +6,8 @@ import (
 	ujconfig "github.com/crossplane/upjet/v2/pkg/config"
 	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/adapter"
 	"github.com/intentjournal/intentjournal/recovery/sdkschema/tfstate"
@@ -73,9 +72,10 @@ func trackedAttributes(store *tjcontroller.OperationTrackerStore, r *ujconfig.Re
 	return nil, nil
 }
 
-// frameworkAttributes decodes a framework state, the protocol 6 DynamicValue
-// upjet's tracker holds, with r's framework schema into its attributes
-// (tfstate.FrameworkAttributes). A nil state gives nil.
+// frameworkAttributes decodes a framework state, the DynamicValue of the
+// line's plugin protocol that upjet's tracker holds, with r's framework
+// schema into its attributes (tfstate.FrameworkAttributes). A nil state
+// gives nil.
 func frameworkAttributes(r *ujconfig.Resource, dv *tfprotov6.DynamicValue) (map[string]any, error) {
 	if dv == nil {
 		return nil, nil
@@ -84,4 +84,26 @@ func frameworkAttributes(r *ujconfig.Resource, dv *tfprotov6.DynamicValue) (map[
 		return nil, tfstate.ErrNoSchema
 	}
 	return tfstate.FrameworkAttributes(r.TerraformPluginFrameworkResource, dv.Unmarshal)
+}
+
+// externalNameFromState returns the external name of the resource whose
+// state attributes are attrs: r's GetExternalNameFn of attrs, as upjet's
+// SetCriticalAnnotations derives it, or the "id" attribute when r has none
+// (adapter.ExternalNameOfState).
+func externalNameFromState(r *ujconfig.Resource, attrs map[string]any) (string, error) {
+	if r == nil {
+		return adapter.ExternalNameOfState(attrs, nil)
+	}
+	return adapter.ExternalNameOfState(attrs, r.ExternalName.GetExternalNameFn)
+}
+
+// frameworkStateID returns the "id" attribute of the framework state
+// upjet's framework connector keeps (AsyncTracker.GetFrameworkTFState), a
+// DynamicValue of the line's plugin protocol, 6 on v2 and 5 on the legacy
+// line (tfstate.ID); nil gives "".
+func frameworkStateID(v *tfprotov6.DynamicValue) (string, error) {
+	if v == nil {
+		return "", nil
+	}
+	return tfstate.ID(v.MsgPack, v.JSON)
 }

@@ -67,13 +67,7 @@ func workspaceCreated(r *config.Resource, root string) adapter.CreatedStateFunc 
 	}
 }
 
-// externalNameFromState returns the external name of the resource whose
-// state attributes are attrs: r's GetExternalNameFn of attrs, as upjet's
-// SetCriticalAnnotations derives it, or the "id" attribute when r has none
-// (adapter.ExternalNameOfState).
-func externalNameFromState(r *config.Resource, attrs map[string]any) (string, error) {
-	if r == nil {
-		return adapter.ExternalNameOfState(attrs, nil)
-	}
-	return adapter.ExternalNameOfState(attrs, r.ExternalName.GetExternalNameFn)
-}
+// WorkspaceRoot sets the directory of a Terraform CLI kind's workspaces,
+// for a provider whose terraform.WorkspaceStore is given a file system
+// rooted elsewhere (terraform.WithFs; adapter.WorkspaceRoot).
+func WorkspaceRoot(dir string) ResourceOption { return adapter.WorkspaceRoot(dir) }

@@ -236,3 +236,13 @@ func FuzzWorkspaceState(f *testing.F) {
 		}
 	})
 }
+
+// TestWorkspaceRootConfigured: WorkspaceRoot records where a Terraform CLI
+// kind's workspaces are, which KindFor reads.
+func TestWorkspaceRootConfigured(t *testing.T) {
+	r := &config.Resource{Name: "fake_cli_network"}
+	Configure(r, WorkspaceRoot("/var/run/workspaces"))
+	if got := adapter.FactsOf(r).WorkspaceRoot; got != "/var/run/workspaces" {
+		t.Errorf("FactsOf(r).WorkspaceRoot = %q, want /var/run/workspaces", got)
+	}
+}
