@@ -31,9 +31,14 @@
 // and upjet's types (the connecter, the callback, the Terraform ID in
 // upjet's operation tracker, the tags a create sends, the kind facts read
 // from upjet's config.Resource, the tagger, the event recorder) and
-// delegates. It is the port of adapter/upjetv2, the line providers run
-// today, with the same API; Config, the options and the derived finders'
-// types are adapter's, named here too so that a provider imports this
-// package alone. It lives in its own module, on the v1 line's dependency
-// set.
+// delegates. It is adapter/upjetv2, the line providers run today, on the
+// legacy line's modules, with the same API but for what
+// adapter.TestLinesExportTheSameAPI lists: the files named
+// zz_generated.* are generated from upjetv2's by hack/shimgen (go run
+// ./hack/shimgen), which rewrites the import paths and crossplane-runtime
+// v1's spelling of the connector, and TestSharedUpToDate fails when they
+// are stale; line.go and kindfor.go hold what the legacy line does
+// differently. Config, the options and the derived finders' types are
+// adapter's, named here too so that a provider imports this package
+// alone. It lives in its own module, on the v1 line's dependency set.
 package upjetv1
