@@ -164,7 +164,8 @@ compat:
 
 ## test-unit: the fast loop, with no tools: every pure test and fuzz seed corpus
 ## (go test -short). Tests that start kube-apiserver and etcd, OpenTofu or the
-## provider skip themselves (testbed/internal/testenv.SkipShort); make test runs them.
+## provider skip themselves (testbed/internal/testenv.SkipShort, and recovery/'s
+## envtest tests alike); make test runs them.
 test-unit:
 	$(V2) $(GO) test -short -count=1 $(V2_PKGS)
 	$(V2) $(GO) test -short -count=1 -tags failpoints -run '^TestCreateCrash$$' ./adapter/
@@ -184,8 +185,15 @@ test-gcpdns:
 test-journal: vet
 	$(V2) $(GO) test -race -count=1 ./journal/...
 
+# TOOLS_ENV, at the start of a recipe line, exports what `hack/tools.sh env`
+# prints: KUBEBUILDER_ASSETS and INTENTJOURNAL_TF_PATH, the `make tools` cache
+# unless they already name usable binaries. The test bed finds the cache on its
+# own (testbed/internal/testenv); the root module's envtest tests (recovery/)
+# cannot import the test bed, and read KUBEBUILDER_ASSETS.
+TOOLS_ENV = eval "$$(bash hack/tools.sh env)"; export KUBEBUILDER_ASSETS INTENTJOURNAL_TF_PATH;
+
 test-rest:
-	$(V2) $(GO) test -count=1 -timeout 60m $$($(V2) $(GO) list $(V2_PKGS) | grep -v '/journal$$')
+	$(TOOLS_ENV) $(V2) $(GO) test -count=1 -timeout 60m $$($(V2) $(GO) list $(V2_PKGS) | grep -v '/journal$$')
 	$(V1) $(GO) test -count=1 -timeout 45m $(V1_PKGS)
 
 vet:
