@@ -28,6 +28,7 @@ import (
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
 	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fcrecovery"
+	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
 	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
@@ -185,6 +186,19 @@ func withSpecTags(t testing.TB, obj client.Object, tags map[string]string, uidTa
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, obj); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// taggedNetwork is testbed.NewNetwork with the crossplane tags on its
+// spec, as a tagger writes them before the create: for a create no intent
+// explains, the spec's tags are what says the create sent them, so that
+// a listing by them that finds nothing proves nothing was made.
+func taggedNetwork(name, cidr string) *v1alpha1.Network {
+	nw := testbed.NewNetwork(name, cidr)
+	nw.Spec.ForProvider.Tags = map[string]*string{}
+	for k, v := range fakecloudtest.CrossplaneTags("Network", name) {
+		nw.Spec.ForProvider.Tags[k] = &v
+	}
+	return nw
 }
 
 func (e *env) annotations(ctx context.Context, obj client.Object) map[string]string {

@@ -1,4 +1,4 @@
-package recoverytest_test
+package recovery_test
 
 import (
 	"bytes"
@@ -11,20 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
-
-	xpv1 "github.com/crossplane/crossplane-runtime/apis/common/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
 // TestBadInput covers the inputs that must give a clear outcome, lose
@@ -32,7 +26,7 @@ import (
 func TestBadInput(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	fc := e.cloud.Client
+	fc := e.cloud
 
 	// pendingOnly creates an MR that a crashed provider left with only
 	// crossplane-runtime's pending annotation plus the given annotations.
@@ -43,17 +37,15 @@ func TestBadInput(t *testing.T) {
 			a[k] = v
 		}
 		obj.SetAnnotations(a)
-		if err := e.cluster.Client.Create(ctx, obj); err != nil {
+		if err := e.client.Create(ctx, obj); err != nil {
 			t.Fatal(err)
 		}
 	}
 
 	t.Run("DryRunChangesNothing", func(t *testing.T) {
-		nw := testbed.NewNetwork("dry", "10.9.0.0/16")
+		nw := newNetwork("dry", "10.9.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		if _, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "dry", CIDRBlock: "10.9.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "dry")}); err != nil {
-			t.Fatal(err)
-		}
+		fc.createNetwork(cloudNetwork{Name: "dry", CIDRBlock: "10.9.0.0/16", Tags: crossplaneTags("Network", "dry")})
 		before := e.annotations(ctx, nw)
 		o := e.options(nw.GetUID())
 		o.Policy.DryRun = true
@@ -79,12 +71,9 @@ func TestBadInput(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			mrName := strings.ToLower(name)
-			nw := taggedNetwork(mrName, "10.8.0.0/16")
+			nw := taggedNetwork(t, mrName, "10.8.0.0/16")
 			pendingOnly(t, nw, map[string]string{journal.AnnotationKey: value})
-			made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: mrName, CIDRBlock: "10.8.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", mrName)})
-			if err != nil {
-				t.Fatal(err)
-			}
+			made := fc.createNetwork(cloudNetwork{Name: mrName, CIDRBlock: "10.8.0.0/16", Tags: crossplaneTags("Network", mrName)})
 			rep, err := recovery.Run(ctx, e.options(nw.GetUID()))
 			if err != nil {
 				t.Fatal(err)
@@ -120,7 +109,7 @@ func TestBadInput(t *testing.T) {
 	})
 
 	t.Run("HangingFinderTimesOut", func(t *testing.T) {
-		nw := testbed.NewNetwork("hang", "10.7.0.0/16")
+		nw := newNetwork("hang", "10.7.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
 		o := e.options(nw.GetUID())
 		o.Policy.LookupTimeout = 200 * time.Millisecond
@@ -139,23 +128,20 @@ func TestBadInput(t *testing.T) {
 	})
 
 	t.Run("PatchConflictRetriesWithFreshRead", func(t *testing.T) {
-		nw := testbed.NewNetwork("raced", "10.6.0.0/16")
+		nw := newNetwork("raced", "10.6.0.0/16")
 		e.begin(ctx, nw, "Network", nil)
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "raced", CIDRBlock: "10.6.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "raced")})
-		if err != nil {
-			t.Fatal(err)
-		}
+		made := fc.createNetwork(cloudNetwork{Name: "raced", CIDRBlock: "10.6.0.0/16", Tags: crossplaneTags("Network", "raced")})
 		o := e.options(nw.GetUID())
 		inner := o.Finders[schemaGK("Network")]
 		o.Finders[schemaGK("Network")] = recovery.FinderFn(func(ctx context.Context, c *recovery.Candidate) ([]recovery.ExternalResource, error) {
 			// Someone else writes the MR between recovery's read and its
 			// patch: the patch's resourceVersion is stale and gets a 409.
-			fresh := testbed.NewNetwork("raced", "")
-			if err := e.cluster.Client.Get(ctx, client.ObjectKey{Name: "raced"}, fresh); err != nil {
+			fresh := newNetwork("raced", "")
+			if err := e.client.Get(ctx, client.ObjectKey{Name: "raced"}, fresh); err != nil {
 				return nil, err
 			}
 			fresh.SetLabels(map[string]string{"touched": "yes"})
-			if err := e.cluster.Client.Update(ctx, fresh); err != nil {
+			if err := e.client.Update(ctx, fresh); err != nil {
 				return nil, err
 			}
 			return inner.Find(ctx, c)
@@ -164,8 +150,8 @@ func TestBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := testbed.NewNetwork("raced", "")
-		if err := e.cluster.Client.Get(ctx, client.ObjectKey{Name: "raced"}, got); err != nil {
+		got := newNetwork("raced", "")
+		if err := e.client.Get(ctx, client.ObjectKey{Name: "raced"}, got); err != nil {
 			t.Fatal(err)
 		}
 		if rep.Summary.Adopted != 1 || got.GetAnnotations()[recovery.AnnotationExternalName] != made.ID || got.GetLabels()["touched"] != "yes" {
@@ -175,10 +161,10 @@ func TestBadInput(t *testing.T) {
 	})
 
 	t.Run("APIServerUnreachable", func(t *testing.T) {
-		cfg := rest.CopyConfig(e.cluster.Config)
+		cfg := rest.CopyConfig(e.config)
 		cfg.Host = "https://127.0.0.1:1"
 		cfg.Timeout = 2 * time.Second
-		cl, err := client.New(cfg, client.Options{Scheme: e.cluster.Scheme, Mapper: e.cluster.Client.RESTMapper()})
+		cl, err := client.New(cfg, client.Options{Scheme: e.scheme, Mapper: e.client.RESTMapper()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,18 +184,21 @@ func TestBadInput(t *testing.T) {
 	t.Run("NoSecretsInReport", func(t *testing.T) {
 		const secret = "s3cr3t-do-not-leak"
 		sec := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Name: "conn", Namespace: "default"}, StringData: map[string]string{"password": secret}}
-		if err := e.cluster.Client.Create(ctx, sec); err != nil {
+		if err := e.client.Create(ctx, sec); err != nil {
 			t.Fatal(err)
 		}
-		rs := testbed.NewRecordSet("secretive", "zone-s")
-		rs.Spec.WriteConnectionSecretToReference = &xpv1.SecretReference{Name: "conn", Namespace: "default"}
+		rs := newRecordSet("secretive", "zone-s")
+		if err := unstructured.SetNestedStringMap(rs.Object, map[string]string{"name": "conn", "namespace": "default"}, "spec", "writeConnectionSecretToRef"); err != nil {
+			t.Fatal(err)
+		}
 		// The record holds the value too, as the create sent it: the
 		// report must name neither the arguments' values nor the
 		// resource's attributes.
-		leaked := secret
-		rs.Spec.ForProvider.Rrdatas = []*string{&leaked}
+		if err := unstructured.SetNestedStringSlice(rs.Object, []string{secret}, "spec", "forProvider", "rrdatas"); err != nil {
+			t.Fatal(err)
+		}
 		in := e.begin(ctx, rs, "RecordSet", map[string]string{"zone": "zone-s", "name": "secretive"})
-		if _, err := fc.CreateRecordSet(ctx, fakecloud.RecordSet{Zone: "zone-s", Name: "secretive", Type: "A", TTL: 300, RRDatas: []string{secret}, Tags: fakecloudtest.CrossplaneTags("RecordSet", "secretive")}); err != nil {
+		if _, err := fc.createRecordSet(cloudRecordSet{Zone: "zone-s", Name: "secretive", Type: "A", TTL: 300, RRDatas: []string{secret}, Tags: crossplaneTags("RecordSet", "secretive")}); err != nil {
 			t.Fatal(err)
 		}
 		rep, err := recovery.Run(ctx, e.options(rs.GetUID()))
@@ -235,13 +224,13 @@ func TestBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		nw := taggedNetwork("damaged", "10.5.0.0/16")
-		if err := e.cluster.Client.Create(ctx, nw); err != nil {
+		nw := taggedNetwork(t, "damaged", "10.5.0.0/16")
+		if err := e.client.Create(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
 		in, err := j.Begin(ctx, journal.Intent{
-			Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "Network", Name: "damaged", UID: string(nw.GetUID())},
-			LookupKeys: fakecloudtest.CrossplaneTags("Network", "damaged"),
+			Resource:   journal.ResourceRef{APIVersion: memGroup + "/" + memVersion, Kind: "Network", Name: "damaged", UID: string(nw.GetUID())},
+			LookupKeys: crossplaneTags("Network", "damaged"),
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -259,13 +248,10 @@ func TestBadInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		nw.SetAnnotations(ann)
-		if err := e.cluster.Client.Update(ctx, nw); err != nil {
+		if err := e.client.Update(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
-		made, err := fc.CreateNetwork(ctx, fakecloud.Network{Name: "damaged", CIDRBlock: "10.5.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "damaged")})
-		if err != nil {
-			t.Fatal(err)
-		}
+		made := fc.createNetwork(cloudNetwork{Name: "damaged", CIDRBlock: "10.5.0.0/16", Tags: crossplaneTags("Network", "damaged")})
 		j, err = journal.Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -299,7 +285,7 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("locked journal: %v %q %v, want nil and a note saying so", j, note, err)
 		}
 		// And the pass runs from annotations alone.
-		nw := taggedNetwork("no-journal", "10.4.4.0/16")
+		nw := taggedNetwork(t, "no-journal", "10.4.4.0/16")
 		pendingOnly(t, nw, nil)
 		o := e.options(nw.GetUID())
 		o.Journal = nil
@@ -321,19 +307,13 @@ func equalMaps(a, b map[string]string) bool {
 	return bytes.Equal(x, y)
 }
 
-func schemaGK(kind string) schema.GroupKind {
-	return schema.GroupKind{Group: "fakecloud.intentjournal.io", Kind: kind}
-}
-
-// taggedNetwork is testbed.NewNetwork with the crossplane tags on its
-// spec, as a tagger writes them before the create: for a create no intent
-// explains, the spec's tags are what says the create sent them, so that
-// a listing by them that finds nothing proves nothing was made.
-func taggedNetwork(name, cidr string) *v1alpha1.Network {
-	nw := testbed.NewNetwork(name, cidr)
-	nw.Spec.ForProvider.Tags = map[string]*string{}
-	for k, v := range fakecloudtest.CrossplaneTags("Network", name) {
-		nw.Spec.ForProvider.Tags[k] = &v
-	}
+// taggedNetwork is newNetwork with the crossplane tags on its spec, as a
+// tagger writes them before the create: for a create no intent explains,
+// the spec's tags are what says the create sent them, so that a listing
+// by them that finds nothing proves nothing was made.
+func taggedNetwork(t testing.TB, name, cidr string) *unstructured.Unstructured {
+	t.Helper()
+	nw := newNetwork(name, cidr)
+	setSpecTags(t, nw, crossplaneTags("Network", name))
 	return nw
 }
