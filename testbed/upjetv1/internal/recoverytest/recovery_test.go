@@ -82,37 +82,17 @@ func (e *env) options(uids ...types.UID) recovery.Options {
 	}
 }
 
-// uidTags are the tags a create of the managed resource uid sends when the
-// adapter's Tagger wrote its tags: crossplane's plus the UID tag.
-func uidTags(kind, name string, uid types.UID) map[string]string {
-	t := fakecloudtest.CrossplaneTags(kind, name)
-	t[recovery.TagUID] = string(uid)
-	return t
-}
-
 // begin creates the managed resource obj as a crashed provider left it:
 // external-create-pending set, no external name, and a journal intent with
 // the lookup keys of the wrapper.
 func (e *env) begin(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
 	e.t.Helper()
-	return e.beginWith(ctx, obj, kind, keys, false)
-}
-
-// beginUIDTagged is begin for a create that sent the UID tag, as one whose
-// tags the adapter's Tagger wrote does.
-func (e *env) beginUIDTagged(ctx context.Context, obj client.Object, kind string, keys map[string]string) journal.Intent {
-	e.t.Helper()
-	return e.beginWith(ctx, obj, kind, keys, true)
-}
-
-func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, keys map[string]string, uidTag bool) journal.Intent {
-	e.t.Helper()
 	if err := e.cluster.Client.Create(ctx, obj); err != nil {
 		e.t.Fatal(err)
 	}
-	// The wrapper's tagger writes the tags into spec.forProvider before the
-	// create: crossplane's, and with uidTag the UID tag.
-	withSpecTags(e.t, obj, fakecloudtest.CrossplaneTags(kind, obj.GetName()), uidTag)
+	// The wrapper's tagger writes crossplane's tags into spec.forProvider
+	// before the create.
+	withSpecTags(e.t, obj, fakecloudtest.CrossplaneTags(kind, obj.GetName()))
 	if err := e.cluster.Client.Update(ctx, obj); err != nil {
 		e.t.Fatal(err)
 	}
@@ -133,7 +113,6 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 		Resource:   journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: kind, Name: obj.GetName(), UID: string(obj.GetUID())},
 		LookupKeys: lk,
 		Owner:      journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now().Add(-time.Minute))},
-		UIDTag:     uidTag,
 		// The wrapper's tagger wrote the crossplane tags before the
 		// create, so it sent them: a listing that finds nothing proves
 		// it made nothing.
@@ -159,10 +138,9 @@ func (e *env) beginWith(ctx context.Context, obj client.Object, kind string, key
 	return in
 }
 
-// withSpecTags adds tags, and with uidTag the UID tag of obj, to obj's
-// spec.forProvider.tags, keeping any tag the spec sets: what the adapter's
-// Tagger writes before a create.
-func withSpecTags(t testing.TB, obj client.Object, tags map[string]string, uidTag bool) {
+// withSpecTags adds tags to obj's spec.forProvider.tags, keeping any tag
+// the spec sets: what the adapter's Tagger writes before a create.
+func withSpecTags(t testing.TB, obj client.Object, tags map[string]string) {
 	t.Helper()
 	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
@@ -176,9 +154,6 @@ func withSpecTags(t testing.TB, obj client.Object, tags map[string]string, uidTa
 		if _, set := spec[k]; !set {
 			spec[k] = v
 		}
-	}
-	if uidTag {
-		spec[recovery.TagUID] = string(obj.GetUID())
 	}
 	if err := unstructured.SetNestedStringMap(u, spec, "spec", "forProvider", "tags"); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package recoverytest_test
+package recovery_test
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -18,9 +17,6 @@ import (
 
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/report"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/provider/apis/v1alpha1"
-	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
 )
 
 // requestLog counts a client's requests to the managed Networks, by verb
@@ -89,36 +85,33 @@ func (n *notCached) Error() string { return n.key.String() + " is not in the sna
 // writes on every reconcile) keeps the decision; any other change, and a
 // resource replaced under the same name, makes the pass decide again from
 // the live resource. Real parts: envtest, a controller-runtime cache, the
-// fake cloud process and a journal file; the lagging cache of the stale
+// in-memory cloud and a journal file; the lagging cache of the stale
 // cases is a snapshot, to lag by a known change.
 func TestPassReadsFromCache(t *testing.T) {
 	e := newEnv(t)
 	ctx := t.Context()
 	reqs := &requestLog{got: map[string]int{}}
-	cfg := rest.CopyConfig(e.cluster.Config)
+	cfg := rest.CopyConfig(e.config)
 	cfg.WrapTransport = reqs.wrap
-	counted, err := client.New(cfg, client.Options{Scheme: e.cluster.Scheme})
+	counted, err := client.New(cfg, client.Options{Scheme: e.scheme})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// begin makes n Networks whose creates made a UID-tagged cloud
 	// network each, and returns them with the IDs made.
-	begin := func(t *testing.T, prefix string, n int) ([]*v1alpha1.Network, []string) {
-		var nws []*v1alpha1.Network
+	begin := func(t *testing.T, prefix string, n int) ([]*unstructured.Unstructured, []string) {
+		var nws []*unstructured.Unstructured
 		var ids []string
 		for i := range n {
 			name := prefix + "-" + string(rune('a'+i))
-			nw := testbed.NewNetwork(name, "10.9.0.0/16")
+			nw := newNetwork(name, "10.9.0.0/16")
 			e.beginUIDTagged(ctx, nw, "Network", nil)
-			made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: name, CIDRBlock: "10.9.0.0/16", Tags: uidTags("Network", name, nw.GetUID())})
-			if err != nil {
-				t.Fatal(err)
-			}
+			made := e.cloud.createNetwork(cloudNetwork{Name: name, CIDRBlock: "10.9.0.0/16", Tags: uidTags("Network", name, nw.GetUID())})
 			nws, ids = append(nws, nw), append(ids, made.ID)
 		}
 		return nws, ids
 	}
-	options := func(r client.Reader, nws []*v1alpha1.Network) recovery.Options {
+	options := func(r client.Reader, nws []*unstructured.Unstructured) recovery.Options {
 		var uids []types.UID
 		for _, nw := range nws {
 			uids = append(uids, nw.GetUID())
@@ -127,19 +120,19 @@ func TestPassReadsFromCache(t *testing.T) {
 		o.Client, o.Reader = counted, r
 		return o
 	}
-	snapshot := func(t *testing.T, nws []*v1alpha1.Network) snapshotReader {
+	snapshot := func(t *testing.T, nws []*unstructured.Unstructured) snapshotReader {
 		s := snapshotReader{copies: map[types.NamespacedName]*unstructured.Unstructured{}}
 		for _, nw := range nws {
 			u := &unstructured.Unstructured{}
-			u.SetGroupVersionKind(schema.GroupVersionKind{Group: "fakecloud.intentjournal.io", Version: "v1alpha1", Kind: "Network"})
-			if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nw), u); err != nil {
+			u.SetGroupVersionKind(gkNetwork.WithVersion(memVersion))
+			if err := e.client.Get(ctx, client.ObjectKeyFromObject(nw), u); err != nil {
 				t.Fatal(err)
 			}
 			s.copies[client.ObjectKeyFromObject(nw)] = u
 		}
 		return s
 	}
-	externalName := func(t *testing.T, nw *v1alpha1.Network) string {
+	externalName := func(t *testing.T, nw *unstructured.Unstructured) string {
 		return e.annotations(ctx, nw)[recovery.AnnotationExternalName]
 	}
 	type facts struct {
@@ -160,7 +153,7 @@ func TestPassReadsFromCache(t *testing.T) {
 
 	t.Run("FromTheManagersCache", func(t *testing.T) {
 		nws, ids := begin(t, "cached", 4)
-		c, err := cache.New(e.cluster.Config, cache.Options{Scheme: e.cluster.Scheme})
+		c, err := cache.New(e.config, cache.Options{Scheme: e.scheme})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +215,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		// cache's copy was taken.
 		live := &unstructured.Unstructured{}
 		live.SetGroupVersionKind(snap.copies[client.ObjectKeyFromObject(nws[0])].GroupVersionKind())
-		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nws[0]), live); err != nil {
+		if err := e.client.Get(ctx, client.ObjectKeyFromObject(nws[0]), live); err != nil {
 			t.Fatal(err)
 		}
 		if err := unstructured.SetNestedSlice(live.Object, []any{map[string]any{
@@ -231,7 +224,7 @@ func TestPassReadsFromCache(t *testing.T) {
 		}}, "status", "conditions"); err != nil {
 			t.Fatal(err)
 		}
-		if err := e.cluster.Client.Status().Update(ctx, live); err != nil {
+		if err := e.client.Status().Update(ctx, live); err != nil {
 			t.Fatal(err)
 		}
 		_, got := run(t, options(snap, nws))
@@ -255,11 +248,11 @@ func TestPassReadsFromCache(t *testing.T) {
 		nws, ids := begin(t, "labels", 1)
 		snap := snapshot(t, nws)
 		nw := nws[0]
-		if err := e.cluster.Client.Get(ctx, client.ObjectKeyFromObject(nw), nw); err != nil {
+		if err := e.client.Get(ctx, client.ObjectKeyFromObject(nw), nw); err != nil {
 			t.Fatal(err)
 		}
 		nw.SetLabels(map[string]string{"team": "b"})
-		if err := e.cluster.Client.Update(ctx, nw); err != nil {
+		if err := e.client.Update(ctx, nw); err != nil {
 			t.Fatal(err)
 		}
 		_, got := run(t, options(snap, nws))
@@ -284,12 +277,12 @@ func TestPassReadsFromCache(t *testing.T) {
 		old := nws[0]
 		// The resource the intent was for is deleted and another made
 		// under its name: the cache still holds the first.
-		if err := e.cluster.Client.Delete(ctx, old); err != nil {
+		if err := e.client.Delete(ctx, old); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, e, old)
-		repl := testbed.NewNetwork(old.GetName(), "10.9.0.0/16")
-		if err := e.cluster.Client.Create(ctx, repl); err != nil {
+		repl := newNetwork(old.GetName(), "10.9.0.0/16")
+		if err := e.client.Create(ctx, repl); err != nil {
 			t.Fatal(err)
 		}
 		rep, got := run(t, options(snap, nws))
@@ -309,8 +302,9 @@ func TestPassReadsFromCache(t *testing.T) {
 func waitGone(t *testing.T, e *env, obj client.Object) {
 	t.Helper()
 	for range 100 {
-		u := &v1alpha1.Network{}
-		if err := e.cluster.Client.Get(t.Context(), client.ObjectKeyFromObject(obj), u); err != nil || u.GetUID() != obj.GetUID() {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(obj.GetObjectKind().GroupVersionKind())
+		if err := e.client.Get(t.Context(), client.ObjectKeyFromObject(obj), u); err != nil || u.GetUID() != obj.GetUID() {
 			return
 		}
 		select {
