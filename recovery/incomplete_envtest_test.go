@@ -1,4 +1,4 @@
-package recoverytest_test
+package recovery_test
 
 import (
 	"context"
@@ -6,16 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/intentjournal/intentjournal/recovery/report"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud/fakecloudtest"
-
 	"github.com/google/go-cmp/cmp"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
-	"github.com/intentjournal/intentjournal/testbed/internal/fakecloud"
-	"github.com/intentjournal/intentjournal/testbed/upjetv1/internal/testbed"
+	"github.com/intentjournal/intentjournal/recovery/report"
 )
 
 // incomplete creates obj as a process that died between crossplane-runtime's
@@ -24,8 +20,28 @@ import (
 func (e *env) incomplete(ctx context.Context, obj client.Object, pendingAt time.Time) {
 	e.t.Helper()
 	obj.SetAnnotations(map[string]string{recovery.AnnotationExternalCreatePending: pendingAt.UTC().Format(time.RFC3339)})
-	if err := e.cluster.Client.Create(ctx, obj); err != nil {
+	if err := e.client.Create(ctx, obj); err != nil {
 		e.t.Fatal(err)
+	}
+}
+
+// eventually polls cond every interval until it holds, failing t when
+// timeout passes first or cond fails.
+func eventually(t testing.TB, timeout, interval time.Duration, what string, cond func() (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := cond()
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(interval)
 	}
 }
 
@@ -43,33 +59,30 @@ func TestIncompleteAge(t *testing.T) {
 	old := time.Now().Add(-5 * time.Minute)
 
 	// Left by a process that died: nothing reached the cloud.
-	oldRS := testbed.NewRecordSet("age-old", "zone-age")
+	oldRS := newRecordSet("age-old", "zone-age")
 	e.incomplete(ctx, oldRS, old)
 	// Left by a process that died after the cloud made the Network.
-	oldNet := taggedNetwork("age-old-net", "10.9.0.0/16")
+	oldNet := taggedNetwork(t, "age-old-net", "10.9.0.0/16")
 	e.incomplete(ctx, oldNet, old)
-	made, err := e.cloud.Client.CreateNetwork(ctx, fakecloud.Network{Name: "age-old-net", CIDRBlock: "10.9.0.0/16", Tags: fakecloudtest.CrossplaneTags("Network", "age-old-net")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	made := e.cloud.createNetwork(cloudNetwork{Name: "age-old-net", CIDRBlock: "10.9.0.0/16", Tags: crossplaneTags("Network", "age-old-net")})
 	// Written a moment ago: its reconcile may still be running.
-	young := testbed.NewRecordSet("age-young", "zone-age")
+	young := newRecordSet("age-young", "zone-age")
 	e.incomplete(ctx, young, time.Now())
 	// This process's own live create: its journal intent has this
 	// process's epoch, the resource has no intent annotation yet (the
 	// critical annotation update has not landed), and the mark is old.
 	self := journal.Owner{Replica: "provider-0", Epoch: journal.NewEpoch(time.Now())}
-	own := testbed.NewRecordSet("age-own", "zone-age")
+	own := newRecordSet("age-own", "zone-age")
 	e.incomplete(ctx, own, old)
 	if _, err := e.journal.Begin(ctx, journal.Intent{
-		Resource: journal.ResourceRef{APIVersion: "fakecloud.intentjournal.io/v1alpha1", Kind: "RecordSet", Name: own.Name, UID: string(own.GetUID())},
+		Resource: journal.ResourceRef{APIVersion: memGroup + "/" + memVersion, Kind: "RecordSet", Name: own.GetName(), UID: string(own.GetUID())},
 		Owner:    self,
 	}); err != nil {
 		t.Fatal(err)
 	}
 	before := map[string]map[string]string{
-		young.Name: e.annotations(ctx, young),
-		own.Name:   e.annotations(ctx, own),
+		young.GetName(): e.annotations(ctx, young),
+		own.GetName():   e.annotations(ctx, own),
 	}
 
 	o := e.options()
@@ -81,8 +94,8 @@ func TestIncompleteAge(t *testing.T) {
 	}
 	validate(t, rep)
 	want := map[string][]report.Outcome{
-		oldRS.Name:  {report.OutcomeCleared},
-		oldNet.Name: {report.OutcomeAdopted},
+		oldRS.GetName():  {report.OutcomeCleared},
+		oldNet.GetName(): {report.OutcomeAdopted},
 	}
 	if diff := cmp.Diff(want, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
@@ -105,7 +118,7 @@ func TestIncompleteAge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(map[string][]report.Outcome{young.Name: {report.OutcomeCleared}}, outcomes(rep)); diff != "" {
+	if diff := cmp.Diff(map[string][]report.Outcome{young.GetName(): {report.OutcomeCleared}}, outcomes(rep)); diff != "" {
 		t.Errorf("outcomes of the pass after the age (-want +got):\n%s", diff)
 	}
 }
@@ -135,10 +148,10 @@ func TestRecovererLaterPassTakesIncomplete(t *testing.T) {
 	// The mark has a one-second resolution: written at `at`, it may read
 	// up to a second earlier.
 	at := time.Now()
-	rs := testbed.NewRecordSet("later-rs", "zone-later")
+	rs := newRecordSet("later-rs", "zone-later")
 	e.incomplete(ctx, rs, at)
 	var clearedAt time.Time
-	testbed.Eventually(t, 60*time.Second, 50*time.Millisecond, "a later pass to clear the incomplete create", func() (bool, error) {
+	eventually(t, 60*time.Second, 50*time.Millisecond, "a later pass to clear the incomplete create", func() (bool, error) {
 		if _, ok := e.annotations(ctx, rs)[recovery.AnnotationExternalCreatePending]; ok {
 			return false, nil
 		}
