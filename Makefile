@@ -132,8 +132,10 @@ generate-provider:
 	bash hack/generate-provider.sh gcpdns
 
 ## check-generated: the generated provider is what make generate-provider makes
-## of its configuration: regenerate it and compare with what was there.
+## of its configuration: regenerate it and compare with what was there; and the
+## legacy line's shared shim files are what hack/shimgen makes of upjetv2's.
 check-generated:
+	$(V2) $(GO) run ./hack/shimgen -check
 	rm -rf "$${TMPDIR:-/tmp}/intentjournal-generated.before"
 	cp -a testbed/upjetv2/generated "$${TMPDIR:-/tmp}/intentjournal-generated.before"
 	bash hack/generate-provider.sh v2
