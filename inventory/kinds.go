@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
-	"sync"
 )
 
 // Kind is one managed kind of a stock upjet provider: what a scan needs
@@ -94,7 +92,7 @@ func ParseKinds(r io.Reader) (Kinds, error) {
 }
 
 //go:embed kinds/*.tsv
-var shippedKindFiles embed.FS
+var shippedKindFS embed.FS
 
 // ShippedKinds returns the managed kinds of crossplane-contrib's
 // provider-upjet-<provider> (aws, gcp or azure), both scopes, as
@@ -102,34 +100,7 @@ var shippedKindFiles embed.FS
 // provider's commit in its first line), or an error for another provider.
 // Each file is parsed once; each call returns a copy.
 func ShippedKinds(provider string) (Kinds, error) {
-	parse, ok := shippedKinds[provider]
-	if !ok {
-		return nil, fmt.Errorf("no shipped kinds for provider %q (aws, gcp, azure)", provider)
-	}
-	parsed, err := parse()
-	if err != nil {
-		return nil, err
-	}
-	return maps.Clone(parsed), nil
+	return shippedKindFiles.of(provider)
 }
 
-// shippedKinds parses each provider's file once, on first use.
-var shippedKinds = map[string]func() (Kinds, error){
-	"aws":   sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("aws") }),
-	"gcp":   sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("gcp") }),
-	"azure": sync.OnceValues(func() (Kinds, error) { return parseShippedKinds("azure") }),
-}
-
-// parseShippedKinds reads provider's embedded kinds file.
-func parseShippedKinds(provider string) (Kinds, error) {
-	f, err := shippedKindFiles.Open("kinds/" + provider + ".tsv")
-	if err != nil {
-		return nil, fmt.Errorf("no shipped kinds for provider %q: %w", provider, err)
-	}
-	defer f.Close() //nolint:errcheck // an embedded file
-	k, err := ParseKinds(f)
-	if err != nil {
-		return nil, fmt.Errorf("kinds/%s.tsv: %w", provider, err)
-	}
-	return k, nil
-}
+var shippedKindFiles = newShipped(shippedKindFS, "kinds", "kinds", ParseKinds)

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"strings"
-	"sync"
 )
 
 // Listing is what an index holds of one Terraform resource type: whether
@@ -132,37 +130,10 @@ var shippedListings embed.FS
 // (inventory/listings/<provider>.tsv), or an error for a provider with no
 // lister. Each file is parsed once; each call returns a copy.
 func ShippedListings(provider string) (Listings, error) {
-	parse, ok := shipped[provider]
-	if !ok {
-		return nil, fmt.Errorf("no shipped listings for provider %q", provider)
-	}
-	parsed, err := parse()
-	if err != nil {
-		return nil, err
-	}
-	return maps.Clone(parsed), nil
+	return shippedListingFiles.of(provider)
 }
 
-// shipped parses each lister's file once, on first use.
-var shipped = map[string]func() (Listings, error){
-	"aws":   sync.OnceValues(func() (Listings, error) { return parseShipped("aws") }),
-	"gcp":   sync.OnceValues(func() (Listings, error) { return parseShipped("gcp") }),
-	"azure": sync.OnceValues(func() (Listings, error) { return parseShipped("azure") }),
-}
-
-// parseShipped reads provider's embedded listings file.
-func parseShipped(provider string) (Listings, error) {
-	f, err := shippedListings.Open("listings/" + provider + ".tsv")
-	if err != nil {
-		return nil, fmt.Errorf("no shipped listings for provider %q: %w", provider, err)
-	}
-	defer f.Close() //nolint:errcheck // an embedded file
-	l, err := ParseListings(f)
-	if err != nil {
-		return nil, fmt.Errorf("listings/%s.tsv: %w", provider, err)
-	}
-	return l, nil
-}
+var shippedListingFiles = newShipped(shippedListings, "listings", "listings", ParseListings)
 
 // ErrNotListed reports a listing of a Terraform resource type the
 // Lister's index does not list (Listing.Listed false): an empty answer
