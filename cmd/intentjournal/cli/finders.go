@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -41,11 +42,31 @@ type FinderEnv struct {
 
 // FinderType builds the recovery Finder of one --finder type for one kind,
 // and its Deleter when the type can delete orphans (nil otherwise). Build
-// marks an error in arg with UsageError (exit code 2).
+// marks an error in arg with UsageError (exit code 2), and a kind the type
+// cannot look up at all with ErrKindNotServed.
 type FinderType struct {
 	// Usage is the SPEC form and what it finds, for help and errors.
 	Usage string
-	Build func(gk schema.GroupKind, arg string, env FinderEnv) (recovery.Finder, recovery.Deleter, error)
+	// ArgOptional lets --finder KIND=TYPE name the type with no argument;
+	// without it, an empty argument is a usage error before Build.
+	ArgOptional bool
+	Build       func(gk schema.GroupKind, arg string, env FinderEnv) (recovery.Finder, recovery.Deleter, error)
+}
+
+// ErrKindNotServed marks a Build error that says the finder type cannot
+// look the kind up at all: a tag lister that does not list its resource
+// type, or a kind of another provider. Under --finder '*=TYPE' such a kind
+// is left without a finder (its candidates are reported NoFinderForKind),
+// so that one flag can cover a provider family whose lister serves some
+// of its kinds; named on its own (--finder KIND=TYPE), it fails the
+// command.
+var ErrKindNotServed = errors.New("the finder type does not serve this kind")
+
+// kindNotServed returns the usage error of a kind the finder type cannot
+// look up: its text is the formatted message, and it wraps
+// ErrKindNotServed.
+func kindNotServed(format string, a ...any) error {
+	return &exitCodeError{code: ExitUsage, err: &messageError{msg: fmt.Sprintf(format, a...), err: ErrKindNotServed}}
 }
 
 // builtinFinderTypes are the built-in finder types, by the name before the
@@ -275,18 +296,26 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 		if !ok {
 			return nil, nil, UsageError("--finder %q: unknown finder type %q; types: %s", s, typ, strings.Join(finderTypeNames(types), ", "))
 		}
-		if arg == "" {
+		if arg == "" && !ft.ArgOptional {
 			return nil, nil, UsageError("--finder %q: the %s finder needs an argument: %s", s, typ, ft.Usage)
 		}
 		gks, err := resolveKind(ref, kinds)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
 		}
+		var notServed []string
 		for _, gk := range gks {
 			if _, dup := finders[gk]; dup {
 				return nil, nil, UsageError("--finder %q: %s already has a finder", s, gk)
 			}
 			f, d, err := ft.Build(gk, arg, env)
+			if ref == "*" && errors.Is(err, ErrKindNotServed) {
+				notServed = append(notServed, gk.String())
+				if env.Log != nil {
+					env.Log.Debug("kind left without a finder", zap.String("finder", s), zap.String("kind", gk.String()), zap.Error(err))
+				}
+				continue
+			}
 			if err != nil {
 				return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
 			}
@@ -294,6 +323,10 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 			if d != nil {
 				deleters[gk] = d
 			}
+		}
+		if len(notServed) > 0 && env.Log != nil {
+			env.Log.Info("kinds left without a finder: the finder type does not serve them", zap.String("finder", s),
+				zap.Int("kinds", len(notServed)), zap.Int("served", len(gks)-len(notServed)))
 		}
 	}
 	return finders, deleters, nil

@@ -44,7 +44,10 @@ func SpecScope(def inventory.Scope) ScopeFunc {
 // the Terraform resource type TYPE in the scope scope gives. Without TYPE,
 // the type is the kind's in provider's shipped kinds
 // (inventory.ShippedKinds), so that --finder '*=NAME' serves every kind of
-// a stock provider-upjet-aws, -gcp or -azure with no per-kind flag.
+// a stock provider-upjet-aws, -gcp or -azure with no per-kind flag. A kind
+// the lister does not list, or that is not the provider's, is an error
+// wrapping ErrKindNotServed: under '*' it is left without a finder, named
+// on its own it fails the command.
 //
 // newLister is called once, when the first kind is built. What a lister
 // returns is the cloud's identifier of each resource, not its external
@@ -57,6 +60,7 @@ func ListerFinderType(provider string, newLister func() (inventory.Lister, error
 	return FinderType{
 		Usage: fmt.Sprintf("%s tag lister: [:TYPE] lists the resources of Terraform resource type TYPE (default: the kind's, for the kinds of provider-upjet-%s) "+
 			"that carry the crossplane tags the create sent; found by their cloud identifiers, never adopted", provider, provider),
+		ArgOptional: true,
 		Build: func(gk schema.GroupKind, arg string, _ FinderEnv) (recovery.Finder, recovery.Deleter, error) {
 			tf := arg
 			if tf == "" {
@@ -66,7 +70,7 @@ func ListerFinderType(provider string, newLister func() (inventory.Lister, error
 				}
 				k, ok := kinds.Of(gk.Group, gk.Kind)
 				if !ok {
-					return nil, nil, UsageError("%s is not a kind of provider-upjet-%s: give its Terraform resource type, --finder %s=...:TYPE", gk, provider, gk.Kind)
+					return nil, nil, kindNotServed("%s is not a kind of provider-upjet-%s: give its Terraform resource type, --finder %s=...:TYPE", gk, provider, gk.Kind)
 				}
 				tf = k.TerraformResource
 			}
@@ -75,7 +79,7 @@ func ListerFinderType(provider string, newLister func() (inventory.Lister, error
 				return nil, nil, fmt.Errorf("cannot build the %s tag lister: %w", provider, err)
 			}
 			if x := l.Listing(tf); !x.Listed {
-				return nil, nil, UsageError("the %s tag lister does not list %s (the Terraform type of %s): %s", provider, tf, gk, x.Evidence)
+				return nil, nil, kindNotServed("the %s tag lister does not list %s (the Terraform type of %s): %s", provider, tf, gk, x.Evidence)
 			}
 			return newListerFinder(l, tf, scope), nil, nil
 		},

@@ -115,3 +115,72 @@ func TestShippedCloudAssigned(t *testing.T) {
 		t.Errorf("shippedCloudAssigned(alibaba): %v, want a --provider error", err)
 	}
 }
+
+// TestListerFinderTypeFlags: --finder '*=NAME' with no argument gives a
+// tag lister to every kind it serves and leaves the others without a
+// finder, so that one flag covers a provider family; a kind it does not
+// serve, named on its own, and a type that needs an argument still fail
+// with a usage error.
+func TestListerFinderTypeFlags(t *testing.T) {
+	vpc := schema.GroupVersionKind{Group: "ec2.aws.upbound.io", Version: "v1beta1", Kind: "VPC"}
+	object := schema.GroupVersionKind{Group: "s3.aws.upbound.io", Version: "v1beta1", Kind: "Object"}
+	stranger := schema.GroupVersionKind{Group: "example.org", Version: "v1", Kind: "Net"}
+	kinds := []schema.GroupVersionKind{vpc, object, stranger}
+	needsArg := FinderType{Usage: "needs:ARG", Build: func(schema.GroupKind, string, FinderEnv) (recovery.Finder, recovery.Deleter, error) {
+		return nil, nil, errors.New("built with no argument")
+	}}
+	cases := map[string]struct {
+		reason    string
+		spec      string
+		listerErr error
+		want      []schema.GroupKind // the kinds given a finder
+		wantErr   string
+		wantIs    error
+		wantCode  int
+	}{
+		"Star": {reason: "every kind the lister lists gets it; aws_s3_object, which it does not list, and a kind of no provider get none",
+			spec: "*=lister", want: []schema.GroupKind{vpc.GroupKind()}},
+		"OneKind": {reason: "a kind named on its own needs no argument either",
+			spec: "VPC=lister", want: []schema.GroupKind{vpc.GroupKind()}},
+		"NamedNotListed": {reason: "a kind the lister does not list, named on its own, is refused before anything runs",
+			spec: "Object=lister", wantErr: "does not list aws_s3_object", wantIs: ErrKindNotServed, wantCode: ExitUsage},
+		"NamedStranger": {reason: "a kind of no shipped provider, named on its own, needs TYPE",
+			spec: "Net=lister", wantErr: "is not a kind of provider-upjet-aws", wantIs: ErrKindNotServed, wantCode: ExitUsage},
+		"StarListerFails": {reason: "a lister that cannot be built fails the command under '*' too: it serves no kind, and nothing says so otherwise",
+			spec: "*=lister", listerErr: errors.New("no credentials"), wantErr: "cannot build the aws tag lister: no credentials", wantCode: ExitError},
+		"ArgRequired": {reason: "a type that takes an argument still refuses none",
+			spec: "*=needs", wantErr: "the needs finder needs an argument", wantCode: ExitUsage},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			l := &fakeLister{}
+			types := map[string]FinderType{
+				"lister": ListerFinderType("aws", func() (inventory.Lister, error) { return l, tc.listerErr }, SpecScope(inventory.Scope{Region: "us-east-1"})),
+				"needs":  needsArg,
+			}
+			finders, _, err := buildFinders(types, []string{tc.spec}, kinds, FinderEnv{})
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("%s\nbuildFinders(%q): %v, want an error containing %q", tc.reason, tc.spec, err, tc.wantErr)
+				}
+				if tc.wantIs != nil && !errors.Is(err, tc.wantIs) {
+					t.Errorf("%s\nbuildFinders(%q): %v does not wrap %v", tc.reason, tc.spec, err, tc.wantIs)
+				}
+				if ExitCode(err) != tc.wantCode {
+					t.Errorf("%s\nbuildFinders(%q): exit code %d, want %d", tc.reason, tc.spec, ExitCode(err), tc.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s\nbuildFinders(%q): %v", tc.reason, tc.spec, err)
+			}
+			var got []schema.GroupKind
+			for gk := range finders {
+				got = append(got, gk)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("%s\nkinds given a finder (-want +got):\n%s", tc.reason, diff)
+			}
+		})
+	}
+}
