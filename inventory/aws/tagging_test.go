@@ -168,7 +168,7 @@ func TestList(t *testing.T) {
 	}{
 		"OnPageThree": {
 			reason: "every page is read: ours is on the third of three; the strangers the API returned are dropped",
-			fake:   &fakeTagging{pages: [][]mapping{filler(100), filler(100), {{ResourceARN: oursARN, Tags: tagsOf(ours)}}}},
+			fake:   &fakeTagging{pages: [][]mapping{filler(5), filler(5), {{ResourceARN: oursARN, Tags: tagsOf(ours)}}}},
 			want:   want, calls: 3,
 		},
 		"NothingTagged": {
