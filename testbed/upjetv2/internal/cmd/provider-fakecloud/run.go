@@ -23,13 +23,9 @@ import (
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
 	"github.com/intentjournal/intentjournal/inventory"
@@ -176,22 +172,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if err := addToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		LeaderElection:                      o.LeaderElection,
-		LeaderElectionID:                    providercmd.LeaderElectionID,
-		LeaderElectionNamespace:             o.LeaderElectionNamespace,
-		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
-		LeaderElectionResourceLockInterface: so.Lock,
-		LeaderElectionReleaseOnCancel:       so.Lock != nil,
-		LeaseDuration:                       ptr.To(o.Scale.LeaseDuration),
-		RenewDeadline:                       ptr.To(o.Scale.LeaseDuration * 5 / 6),
-		RetryPeriod:                         ptr.To(min(2*time.Second, o.Scale.LeaseDuration/4)),
-		Scheme:                              scheme,
-		Cache:                               cache.Options{SyncPeriod: &o.SyncPeriod, ByObject: so.ByObject},
-		Metrics:                             metricsserver.Options{BindAddress: o.MetricsBindAddress},
-		PprofBindAddress:                    o.PprofBindAddress,
-		HealthProbeBindAddress:              "0",
-	})
+	mgr, err := ctrl.NewManager(cfg, providercmd.ManagerOptions(o, so, scheme))
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
 	}
@@ -270,41 +251,15 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		if l.deterministicExternalName {
 			setupOptions = append(setupOptions, upjetv2.WithReconcilerOptions(managed.WithDeterministicExternalName(true)))
 		}
-		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
-			JournalPath:           o.Journal,
-			AnnotationOnly:        o.AnnotationOnly,
-			Replica:               so.Owner.Replica,
-			Shard:                 so.Owner.Shard,
-			Epoch:                 so.Owner.Epoch,
-			Scope:                 so.Scope,
-			Selector:              so.Selector,
-			CreateLocker:          so.Locker,
-			RecoveryInterval:      so.Interval,
-			Owns:                  so.Owns,
-			RecoveryAfter:         so.RecoveryAfter,
-			OwnsRecheck:           o.Scale.LeaseDuration / 3,
-			RecoveryRetryInterval: o.Scale.RecoveryRetry,
-			ReconcileTimeout:      o.ReconcileTimeout,
-			Kinds:                 finders.Kinds,
-			Finders:               finders.Finders,
-			KeyProbes:             finders.Probes,
-			Deleters:              clients.RecoveryDeleters(mgr.GetClient()),
-			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
-			ReportPath:            o.RecoveryReport,
-			Logger:                lr,
-			BeginHook:             providercmd.BeginFailpoint(),
-		}, setupOptions...)
+		c := providercmd.AdapterConfig(o, so, lr)
+		c.Kinds, c.Finders, c.KeyProbes, c.Deleters = finders.Kinds, finders.Finders, finders.Probes, clients.RecoveryDeleters(mgr.GetClient())
+		ij, err = upjetv2.Setup(mgr, c, setupOptions...)
 		if err != nil {
 			return err
 		}
 	}
-	if so.Buckets != nil {
-		// A bucket acquired mid-run holds resources this process's
-		// controllers may hold no request for: requeue them.
-		so.Buckets.OnAcquire = ij.RequeueBucket(ctx, so.Buckets.BucketOf)
-		if err := mgr.Add(so.Buckets); err != nil {
-			return fmt.Errorf("cannot add the bucket leases: %w", err)
-		}
+	if err := so.AddBuckets(ctx, mgr, ij.RequeueBucket); err != nil {
+		return err
 	}
 	// With --hold-controllers the managed controllers start after the
 	// first recovery pass.
@@ -316,30 +271,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 		return err
 	}
 
-	zl.Info("Starting provider",
-		zap.Duration("sync-period", o.SyncPeriod),
-		zap.Duration("poll-interval", o.PollInterval),
-		zap.Int("max-reconcile-rate", o.MaxReconcileRate),
-		zap.Bool("leader-election", o.LeaderElection),
-		zap.String("journal", o.Journal),
-		zap.Bool("annotation-only", o.AnnotationOnly),
-		zap.Bool("deterministic-external-name", l.deterministicExternalName),
-		zap.String("terraform", l.terraformCLI),
-		zap.Stringer("owner", so.Owner),
-		zap.String("shard-name", o.Scale.ShardName),
-		zap.Int("buckets", o.Scale.Buckets),
-		zap.Bool("create-lease", o.Scale.CreateLease),
-		zap.String("leader-election-lease", so.LockName),
-		zap.String("host", cfg.Host))
-	if err := mgr.Start(ctx); err != nil {
-		// A graceful stop that ran out of time: say what still runs,
-		// and whether it is controller-runtime's priority queue.
-		if errors.Is(err, context.DeadlineExceeded) && providercmd.PriorityQueueHang(providercmd.DumpGoroutines(zl)) {
-			return fmt.Errorf("cannot stop the controller manager: %w", providercmd.ErrPriorityQueueHang)
-		}
-		return fmt.Errorf("cannot run controller manager: %w", err)
-	}
-	return nil
+	return providercmd.Start(ctx, mgr, zl, o, so, cfg.Host, zap.Bool("deterministic-external-name", l.deterministicExternalName), zap.String("terraform", l.terraformCLI))
 }
 
 // inventory returns the finders option that lists the list-by-tags kinds:
