@@ -68,6 +68,10 @@ type Options struct {
 	// LogAPIReads logs every read request to the API server, for
 	// attributing a recovery pass's LISTs.
 	LogAPIReads bool
+	// QueueSocket, when set, is the unix socket on which the provider
+	// serves what its controllers' work queues hold (QueueTracker), for
+	// tests that must know it has nothing left to do.
+	QueueSocket string
 	// Scale holds the scale-out flags (see scaleout.go).
 	Scale ScaleOutFlags
 	// ReconcileTimeout is the managed reconcilers' timeout.
@@ -106,6 +110,7 @@ func ParseFlags(args []string, out io.Writer, addFlags func(*flag.FlagSet)) (Opt
 	fs.BoolVar(&o.DeleteOrphans, "delete-orphans", false, "Let recovery delete orphaned cloud resources proven ours by a UID tag, intent ID or recorded ID (never crossplane tags alone, never a look-alike). Used with --journal or --annotation-only.")
 	fs.BoolVar(&o.LogAPIWrites, "log-api-writes", false, "Log every write request to the API server at info level.")
 	fs.BoolVar(&o.LogAPIReads, "log-api-reads", false, "Log every read request (GET, LIST, WATCH) to the API server at info level, with its query.")
+	fs.StringVar(&o.QueueSocket, "queue-socket", "", "Serve what the controllers' work queues hold for each object, as JSON, on this unix socket (for tests).")
 	fs.Float64Var(&o.KubeQPS, "kube-api-qps", defaultQPS, "Client-side limit of requests per second to the API server (controller-runtime's default, 20).")
 	fs.IntVar(&o.KubeBurst, "kube-api-burst", defaultBurst, "Client-side burst of requests to the API server (controller-runtime's default, 30).")
 	fs.StringVar(&o.Scale.ShardName, "shard-name", "", "Serve only the label shard of this name: the cache lists and watches only managed resources labelled --shard-label=NAME, and leader election (with --leader-election) is per shard.")

@@ -52,6 +52,11 @@ func TestParseFlags(t *testing.T) {
 				o.Journal, o.Replica, o.Shard, o.RecoveryReport, o.LogAPIWrites = "/var/lib/p/intents.db", "p-0", "a", "/r.json", true
 			}),
 		},
+		"QueueSocket": {
+			reason: "--queue-socket serves what the work queues hold, for tests, with or without the journal.",
+			args:   []string{"--queue-socket=/run/q.sock"},
+			want:   with(func(o *Options) { o.QueueSocket = "/run/q.sock" }),
+		},
 		"RecoveryConcurrency": {
 			reason: "--recovery-concurrency sets how many intents a pass resolves at once.",
 			args:   []string{"--journal=/j.db", "--recovery-concurrency=32"},

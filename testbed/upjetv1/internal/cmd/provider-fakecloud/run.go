@@ -79,6 +79,11 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
 	}
+	// With --queue-socket, tests see what each controller's work queue
+	// holds: everything below is built on the returned manager.
+	if mgr, err = providercmd.FollowQueues(mgr, o, providercmd.TrackStandardQueue); err != nil {
+		return err
+	}
 	if err := apis.AddToScheme(mgr.GetScheme()); err != nil {
 		return fmt.Errorf("cannot add fakecloud APIs to scheme: %w", err)
 	}
@@ -147,7 +152,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	// first recovery pass.
 	cmgr := mgr
 	if o.HoldControllers { // a nil ij (no journal) holds nothing
-		cmgr = ij.HoldUntilRecovered(mgr)
+		cmgr = providercmd.HoldControllers(mgr, ij.HoldUntilRecovered)
 	}
 	if err := controller.SetupWithJournal(cmgr, opts, ij); err != nil {
 		return fmt.Errorf("cannot set up fakecloud controllers: %w", err)

@@ -176,6 +176,11 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
 	}
+	// With --queue-socket, tests see what each controller's work queue
+	// holds: everything below is built on the returned manager.
+	if mgr, err = providercmd.FollowQueues(mgr, o, trackPriorityQueue); err != nil {
+		return err
+	}
 
 	metricRecorder := managed.NewMRMetricRecorder()
 	stateMetrics := statemetrics.NewMRStateMetrics()
@@ -265,7 +270,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options, l lineOptio
 	// first recovery pass.
 	cmgr := mgr
 	if o.HoldControllers { // a nil ij (no journal) holds nothing
-		cmgr = ij.HoldUntilRecovered(mgr)
+		cmgr = providercmd.HoldControllers(mgr, ij.HoldUntilRecovered)
 	}
 	if err := setup(cmgr, scopeOptions(clusterProvider), scopeOptions(namespacedProvider)); err != nil {
 		return err
