@@ -11,7 +11,8 @@ import (
 )
 
 // TestAPIWritesPerCreate counts the provider's successful API writes to
-// each managed resource, its status included, from creation to Ready:
+// each managed resource, its status included, from creation until the
+// provider has nothing left to do for it (testbed.WaitSettled):
 // unwrapped, then wrapped (--journal), on a fresh provider each, for
 // cluster-scoped and namespaced MRs, framework-served Addresses included. The journal must add no API write
 // per create: the intent annotation rides in crossplane-runtime's own
@@ -40,7 +41,8 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			args = append(args, "--journal", filepath.Join(dir, "writes.db"), "--hold-controllers")
 			prefix = "aw-wrapped"
 		}
-		p := StartProvider(t, bins.Provider, cl, args...)
+		queues := filepath.Join(dir, prefix+".sock")
+		p := StartProvider(t, bins.Provider, cl, append(args, "--queue-socket", queues)...)
 		var names []string
 		for j := range perScope {
 			rs, net := fmt.Sprintf("%s-rs-%d", prefix, j), fmt.Sprintf("%s-net-%d", prefix, j)
@@ -61,7 +63,9 @@ func TestAPIWritesPerCreate(t *testing.T) {
 			}
 			return ready == len(names), nil
 		})
-		time.Sleep(5 * time.Second) // writes still under way after Ready
+		// Ready is not the create's last write: count once the provider
+		// has nothing left to do for the batch.
+		testbed.WaitSettled(t, queues, names, 3*time.Minute)
 		n, per := testbed.CountWrites(t, p.LogPath(), names)
 		p.Kill()
 		var addrs []int
