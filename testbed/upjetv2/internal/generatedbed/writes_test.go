@@ -1,6 +1,7 @@
 package generatedbed
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -60,7 +61,8 @@ var patchConflictPair = map[string]bool{kindBucket: true, kindNamedRecord: true}
 
 // TestAPIWritesPerCreateGenerated counts the generated provider's
 // successful API writes to each managed resource, its status included,
-// from creation to Ready: unwrapped, then wrapped (--journal), each on a
+// from creation until the provider has nothing left to do for it
+// (testbed.WaitSettled): unwrapped, then wrapped (--journal), each on a
 // fresh envtest, fake cloud and provider, every kind of both scopes over
 // the three connectors. The journal must add no API write per create of
 // any kind beyond addedByDesign: the intent annotation rides in
@@ -87,7 +89,11 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 	var byKind [2]map[string]*testbed.WritesPerCreate
 	var cli [2]testbed.WritesPerCreate
 	for i, wrapped := range []bool{false, true} {
-		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes"}})
+		// An hour's poll, not the bed's 15 s: a poll reconciles the first
+		// resources Ready again while the last are created, writes that are
+		// no create's, and keeps the queues from ever settling all at once.
+		queues := filepath.Join(t.TempDir(), "queues.sock")
+		b := start(t, options{wrapped: wrapped, latency: time.Second, args: []string{"--log-api-writes", "--queue-socket", queues, "--poll=1h"}})
 		names, kindOf := b.createEveryKind(t, "aw-", perKind)
 		var stuck []string
 		if wrapped {
@@ -95,7 +101,10 @@ func TestAPIWritesPerCreateGenerated(t *testing.T) {
 		} else {
 			stuck = b.waitReadyOrStuck(t, 5*time.Minute, len(names), upjetRepeatedCreate)
 		}
-		time.Sleep(5 * time.Second) // writes still under way after Ready
+		// Ready is not the create's last write: count once the provider
+		// has nothing left to do for the creates counted.
+		counted := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(stuck, n) })
+		testbed.WaitSettled(t, queues, counted, 5*time.Minute)
 		n, per := testbed.CountWrites(t, b.provider.LogPath(), names)
 		b.provider.Kill()
 		byKind[i] = map[string]*testbed.WritesPerCreate{}
