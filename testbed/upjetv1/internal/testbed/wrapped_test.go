@@ -116,10 +116,13 @@ func TestWrappedProvider(t *testing.T) {
 				args = append(args, "--journal", filepath.Join(dir, "writes.db"))
 				prefix = "aw-wrapped"
 			}
-			p := StartProvider(t, bins.Provider, cl, args...)
+			queues := filepath.Join(dir, prefix+".sock")
+			p := StartProvider(t, bins.Provider, cl, append(args, "--queue-socket", queues)...)
 			names := createBatch(t, cl, prefix, perIter, 240+i)
 			waitNamesReady(t, cl, 3*time.Minute, names)
-			time.Sleep(5 * time.Second) // writes still under way after Ready
+			// Ready is not the create's last write: count once the
+			// provider has nothing left to do for the batch.
+			testbed.WaitSettled(t, queues, names, 3*time.Minute)
 			w, per := testbed.CountWrites(t, p.LogPath(), names)
 			p.Kill()
 			for _, n := range names {
