@@ -9,6 +9,27 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// TestProcessGroupEndsWithLeader starts a process that starts a child in
+// its process group and then SIGKILLs itself alone, as a failpoint kills a
+// provider that has OpenTofu running, and checks that the child ends with
+// it, as a container's processes end with the container.
+func TestProcessGroupEndsWithLeader(t *testing.T) {
+	dir := t.TempDir()
+	CheckNoLeftovers(t, dir)
+	// The leader spins until the child has entered dir, so that the kill
+	// meets it there.
+	p := StartProcess(t, "leader", "/bin/sh", []string{"-c",
+		`(cd "$0" && exec sleep 600) & while [ "$(readlink /proc/$!/cwd)" != "$0" ]; do :; done; kill -9 $$`, dir})
+	_ = p.Terminate() // waits for the leader, and signals it alone
+	left, err := Leftovers(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 0 {
+		t.Errorf("the leader's group must end with it; left over: %v", left)
+	}
+}
+
 // TestLeftovers checks that a live process is found by its working
 // directory or its executable, and an ended one is not.
 func TestLeftovers(t *testing.T) {

@@ -100,6 +100,11 @@ func (p *Process) start() {
 	p.cmd, p.done = cmd, done
 	go func() {
 		err := cmd.Wait()
+		// Whatever of the group outlived its leader ends with it, as the
+		// processes of a container end with the container, however the
+		// leader ended: a failpoint's SIGKILL of the provider alone leaves
+		// the OpenTofu it started, and OpenTofu's plugins, in its group.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		_ = log.Close()
 		p.mu.Lock()
 		p.err = err
@@ -171,9 +176,6 @@ func (p *Process) stop(sig syscall.Signal) error {
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 		<-done
 	}
-	// Whatever of the group outlived its leader ends with it, as in a
-	// container.
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	return p.waitErr()
 }
 
