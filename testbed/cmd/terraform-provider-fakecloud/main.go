@@ -33,6 +33,9 @@ const address = "example.com/intentjournal/fakecloud"
 func main() {
 	debug := flag.Bool("debug", false, "run in debug mode, for debuggers such as delve")
 	flag.Parse()
+	if !dieWithParent() {
+		log.Fatal("the process that started the plugin has ended")
+	}
 	server, err := newServer(context.Background())
 	if err != nil {
 		log.Fatal(err)
