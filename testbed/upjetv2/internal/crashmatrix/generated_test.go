@@ -29,8 +29,13 @@ func TestCrashMatrixGenerated(t *testing.T) {
 	line, namespaced, cluster := lines(t, "v2 Terraform CLI,", crds.FS)
 	cliKinds := map[string]string{itestbed.KindRecordSet: "CLIRecordSet", itestbed.KindNetwork: "CLINetwork"}
 	line.MRKinds, cluster.MRKinds = cliKinds, cliKinds
-	args := []string{"--terraform", testenv.TerraformCLI(t), "--terraform-plugin-mirror", tftest.BuildMirror(t),
-		"--fresh-workspaces", "--terraform-state-dir", t.TempDir()}
+	mirror, state := tftest.BuildMirror(t), t.TempDir()
+	// OpenTofu runs in workspaces under state, its plugins from the mirror:
+	// none may outlive the provider that started it (a SIGKILL at a
+	// failpoint kills the provider alone), let alone the test.
+	itestbed.CheckNoLeftovers(t, mirror, state)
+	args := []string{"--terraform", testenv.TerraformCLI(t), "--terraform-plugin-mirror", mirror,
+		"--fresh-workspaces", "--terraform-state-dir", state}
 	crashmatrix.Run(t, line,
 		crashmatrix.WithDefaultTrials(generatedTrials),
 		crashmatrix.WithProviderArgs(args...),
