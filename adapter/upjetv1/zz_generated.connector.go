@@ -122,3 +122,10 @@ var (
 	_ managed.ExternalConnecter = (*connector)(nil)
 	_ managed.ExternalClient    = (*external)(nil)
 )
+
+// WithExternalConnecter returns the reconciler option that sets c,
+// wrapped (WrapConnecter), as the managed reconciler's connector. A nil
+// *Kind sets c unwrapped.
+func (k *Kind) WithExternalConnecter(c managed.ExternalConnecter) managed.ReconcilerOption {
+	return managed.WithExternalConnecter(k.WrapConnecter(c))
+}

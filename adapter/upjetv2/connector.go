@@ -120,3 +120,10 @@ var (
 	_ managed.ExternalConnector = (*connector)(nil)
 	_ managed.ExternalClient    = (*external)(nil)
 )
+
+// WithExternalConnector returns the reconciler option that sets c,
+// wrapped (WrapConnector), as the managed reconciler's connector. A nil
+// *Kind sets c unwrapped.
+func (k *Kind) WithExternalConnector(c managed.ExternalConnector) managed.ReconcilerOption {
+	return managed.WithExternalConnector(k.WrapConnector(c))
+}

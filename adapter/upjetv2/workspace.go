@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/crossplane/upjet/v2/pkg/config"
+	tjcontroller "github.com/crossplane/upjet/v2/pkg/controller"
 	ujresource "github.com/crossplane/upjet/v2/pkg/resource"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,3 +72,10 @@ func workspaceCreated(r *config.Resource, root string) adapter.CreatedStateFunc 
 // for a provider whose terraform.WorkspaceStore is given a file system
 // rooted elsewhere (terraform.WithFs; adapter.WorkspaceRoot).
 func WorkspaceRoot(dir string) ResourceOption { return adapter.WorkspaceRoot(dir) }
+
+// cliKind returns the wrapper of a kind r reconciled through upjet's
+// Terraform CLI connector: on the v2 line its callback reads the state the
+// apply left in the kind's workspace (workspaceKind).
+func cliKind(a *Adapter, _ tjcontroller.Options, r *config.Resource, gvk schema.GroupVersionKind, opts ...adapter.KindOption) *Kind {
+	return a.workspaceKind(gvk, r, adapter.FactsOf(r).WorkspaceRoot, opts...)
+}
