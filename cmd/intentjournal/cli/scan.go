@@ -15,6 +15,7 @@ import (
 	"github.com/go-logr/zapr"
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -236,20 +237,28 @@ type requestCounter struct {
 // countRequests makes cfg's clients count their requests.
 func countRequests(cfg *rest.Config) *requestCounter {
 	rc := &requestCounter{byMethod: map[string]int{}}
-	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper {
-		return roundTripperFn(func(req *http.Request) (*http.Response, error) {
-			rc.mu.Lock()
-			rc.byMethod[req.Method]++
-			rc.mu.Unlock()
-			return rt.RoundTrip(req)
-		})
-	})
+	cfg.Wrap(func(rt http.RoundTripper) http.RoundTripper { return &countingTransport{rc: rc, rt: rt} })
 	return rc
 }
 
-type roundTripperFn func(*http.Request) (*http.Response, error)
+// countingTransport counts each request, by method, then sends it
+// through rt.
+type countingTransport struct {
+	rc *requestCounter
+	rt http.RoundTripper
+}
 
-func (fn roundTripperFn) RoundTrip(req *http.Request) (*http.Response, error) { return fn(req) }
+func (c *countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	c.rc.mu.Lock()
+	c.rc.byMethod[req.Method]++
+	c.rc.mu.Unlock()
+	return c.rt.RoundTrip(req)
+}
+
+// WrappedRoundTripper lets client-go reach rt through the counter
+// (net.RoundTripperWrapper): to cancel a request that timed out, which it
+// otherwise cannot, logging "unable to cancel request" each time.
+func (c *countingTransport) WrappedRoundTripper() http.RoundTripper { return c.rt }
 
 // fields are the counts as log fields: the total, then each method.
 func (rc *requestCounter) fields() []zap.Field {
@@ -284,3 +293,5 @@ func shippedCloudAssigned(provider string, kinds []schema.GroupVersionKind) (map
 	}
 	return out, nil
 }
+
+var _ utilnet.RoundTripperWrapper = (*countingTransport)(nil)
