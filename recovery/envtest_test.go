@@ -28,6 +28,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 
+	"github.com/intentjournal/intentjournal/internal/shorttest"
 	"github.com/intentjournal/intentjournal/journal"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/report"
@@ -69,9 +70,7 @@ var quietControllerRuntime = sync.OnceFunc(func() {
 // when the binaries are missing or the control plane does not start.
 func startAPIServer(t testing.TB) *rest.Config {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("integration test: needs kube-apiserver and etcd (make tools); skipped under -short (make test-unit); make test runs it")
-	}
+	shorttest.SkipShort(t, "kube-apiserver and etcd (make tools)")
 	assets := os.Getenv(envAssets)
 	if assets == "" {
 		t.Fatalf("%s is unset: these tests need kube-apiserver and etcd; %s", envAssets, toolsHint)
