@@ -1,12 +1,9 @@
 package inventory
 
 import (
-	"bufio"
 	"embed"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Kind is one managed kind of a stock upjet provider: what a scan needs
@@ -47,46 +44,27 @@ var kindColumns = []string{"group", "kind", "terraform_resource", "id"}
 // writes the shipped ones from the providers' generated code.
 func ParseKinds(r io.Reader) (Kinds, error) {
 	out := Kinds{}
-	s := bufio.NewScanner(r)
-	header := false
-	for n := 1; s.Scan(); n++ {
-		line := s.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if !header {
-			if line != strings.Join(kindColumns, "\t") {
-				return nil, fmt.Errorf("line %d: the header is %q, want %q", n, line, strings.Join(kindColumns, "\t"))
-			}
-			header = true
-			continue
-		}
-		if len(f) != len(kindColumns) {
-			return nil, fmt.Errorf("line %d: %d columns, want %d", n, len(f), len(kindColumns))
-		}
+	err := readTable(r, "kinds", kindColumns, func(n int, f []string) error {
 		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2]}
 		switch f[3] {
 		case "C":
 			x.CloudAssigned = true
 		case "K":
 		default:
-			return nil, fmt.Errorf("line %d: id is %q, want K or C", n, f[3])
+			return fmt.Errorf("line %d: id is %q, want K or C", n, f[3])
 		}
 		if x.Group == "" || x.Kind == "" || x.TerraformResource == "" {
-			return nil, fmt.Errorf("line %d: a kind needs a group, a kind and a Terraform resource type", n)
+			return fmt.Errorf("line %d: a kind needs a group, a kind and a Terraform resource type", n)
 		}
 		k := KindKey{Group: x.Group, Kind: x.Kind}
 		if _, dup := out[k]; dup {
-			return nil, fmt.Errorf("line %d: %s.%s is named twice", n, x.Kind, x.Group)
+			return fmt.Errorf("line %d: %s.%s is named twice", n, x.Kind, x.Group)
 		}
 		out[k] = x
-	}
-	if err := s.Err(); err != nil {
-		return nil, fmt.Errorf("cannot read the kinds: %w", err)
-	}
-	if !header {
-		return nil, errors.New("the kinds file has no header line")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

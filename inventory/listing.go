@@ -1,7 +1,6 @@
 package inventory
 
 import (
-	"bufio"
 	"embed"
 	"errors"
 	"fmt"
@@ -70,53 +69,34 @@ var listingColumns = []string{"terraform_resource", "listed", "index_types", "re
 // or no; index_types is comma-separated.
 func ParseListings(r io.Reader) (Listings, error) {
 	out := Listings{}
-	s := bufio.NewScanner(r)
-	header := false
-	for n := 1; s.Scan(); n++ {
-		line := s.Text()
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		f := strings.Split(line, "\t")
-		if !header {
-			if strings.Join(f, "\t") != strings.Join(listingColumns, "\t") {
-				return nil, fmt.Errorf("line %d: the header is %q, want %q", n, line, strings.Join(listingColumns, "\t"))
-			}
-			header = true
-			continue
-		}
-		if len(f) != len(listingColumns) {
-			return nil, fmt.Errorf("line %d: %d columns, want %d", n, len(f), len(listingColumns))
-		}
+	err := readTable(r, "listings", listingColumns, func(n int, f []string) error {
 		x := Listing{TerraformResource: f[0], Region: f[3], Evidence: f[4]}
 		switch f[1] {
 		case "yes":
 			x.Listed = true
 		case "no":
 		default:
-			return nil, fmt.Errorf("line %d: listed is %q, want yes or no", n, f[1])
+			return fmt.Errorf("line %d: listed is %q, want yes or no", n, f[1])
 		}
 		if f[2] != "" {
 			x.IndexTypes = strings.Split(f[2], ",")
 		}
 		switch {
 		case x.TerraformResource == "":
-			return nil, fmt.Errorf("line %d: no Terraform resource type", n)
+			return fmt.Errorf("line %d: no Terraform resource type", n)
 		case strings.TrimSpace(x.Evidence) == "":
-			return nil, fmt.Errorf("line %d: %s has no evidence", n, x.TerraformResource)
+			return fmt.Errorf("line %d: %s has no evidence", n, x.TerraformResource)
 		case !x.Listed && (len(x.IndexTypes) > 0 || x.Region != ""):
-			return nil, fmt.Errorf("line %d: %s is not listed, yet names index types or a region", n, x.TerraformResource)
+			return fmt.Errorf("line %d: %s is not listed, yet names index types or a region", n, x.TerraformResource)
 		}
 		if _, dup := out[x.TerraformResource]; dup {
-			return nil, fmt.Errorf("line %d: %s is named twice", n, x.TerraformResource)
+			return fmt.Errorf("line %d: %s is named twice", n, x.TerraformResource)
 		}
 		out[x.TerraformResource] = x
-	}
-	if err := s.Err(); err != nil {
-		return nil, fmt.Errorf("cannot read the listings: %w", err)
-	}
-	if !header {
-		return nil, errors.New("the listings have no header line")
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,10 +1,12 @@
 package inventory
 
 import (
+	"bufio"
 	"embed"
 	"fmt"
 	"io"
 	"maps"
+	"strings"
 	"sync"
 )
 
@@ -52,4 +54,40 @@ func (s shippedFiles[M, K, V]) of(provider string) (M, error) {
 		return nil, err
 	}
 	return maps.Clone(m), nil
+}
+
+// readTable reads a tab-separated table of r: lines starting with # and
+// blank lines ignored, then a header line that must be columns, then rows
+// of exactly that many fields, each handed to row with its line number.
+// what names the table in errors.
+func readTable(r io.Reader, what string, columns []string, row func(n int, f []string) error) error {
+	s := bufio.NewScanner(r)
+	header := false
+	for n := 1; s.Scan(); n++ {
+		line := s.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if !header {
+			if line != strings.Join(columns, "\t") {
+				return fmt.Errorf("line %d: the header is %q, want %q", n, line, strings.Join(columns, "\t"))
+			}
+			header = true
+			continue
+		}
+		if len(f) != len(columns) {
+			return fmt.Errorf("line %d: %d columns, want %d", n, len(f), len(columns))
+		}
+		if err := row(n, f); err != nil {
+			return err
+		}
+	}
+	if err := s.Err(); err != nil {
+		return fmt.Errorf("cannot read the %s: %w", what, err)
+	}
+	if !header {
+		return fmt.Errorf("the %s have no header line", what)
+	}
+	return nil
 }
