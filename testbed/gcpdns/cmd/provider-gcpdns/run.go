@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"time"
 
 	xpcontroller "github.com/crossplane/crossplane-runtime/v2/pkg/controller"
 	"github.com/crossplane/crossplane-runtime/v2/pkg/feature"
@@ -18,16 +16,11 @@ import (
 	"go.uber.org/zap"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/tools/leaderelection/resourcelock"
-	"k8s.io/utils/ptr"
 	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/intentjournal/intentjournal/adapter/upjetv2"
-	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/testbed/gcpdns/apis/cluster"
 	clusterdns "github.com/intentjournal/intentjournal/testbed/gcpdns/apis/cluster/dns/v1beta2"
 	"github.com/intentjournal/intentjournal/testbed/gcpdns/apis/namespaced"
@@ -79,22 +72,7 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options) error {
 	if err := namespaced.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("cannot add namespaced APIs to scheme: %w", err)
 	}
-	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
-		LeaderElection:                      o.LeaderElection,
-		LeaderElectionID:                    providercmd.LeaderElectionID,
-		LeaderElectionNamespace:             o.LeaderElectionNamespace,
-		LeaderElectionResourceLock:          resourcelock.LeasesResourceLock,
-		LeaderElectionResourceLockInterface: so.Lock,
-		LeaderElectionReleaseOnCancel:       so.Lock != nil,
-		LeaseDuration:                       ptr.To(o.Scale.LeaseDuration),
-		RenewDeadline:                       ptr.To(o.Scale.LeaseDuration * 5 / 6),
-		RetryPeriod:                         ptr.To(min(2*time.Second, o.Scale.LeaseDuration/4)),
-		Scheme:                              scheme,
-		Cache:                               cache.Options{SyncPeriod: &o.SyncPeriod, ByObject: so.ByObject},
-		Metrics:                             metricsserver.Options{BindAddress: o.MetricsBindAddress},
-		PprofBindAddress:                    o.PprofBindAddress,
-		HealthProbeBindAddress:              "0",
-	})
+	mgr, err := ctrl.NewManager(cfg, providercmd.ManagerOptions(o, so, scheme))
 	if err != nil {
 		return fmt.Errorf("cannot create controller manager: %w", err)
 	}
@@ -158,38 +136,15 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options) error {
 		if err != nil {
 			return err
 		}
-		ij, err = upjetv2.Setup(mgr, upjetv2.Config{
-			JournalPath:           o.Journal,
-			AnnotationOnly:        o.AnnotationOnly,
-			Replica:               so.Owner.Replica,
-			Shard:                 so.Owner.Shard,
-			Epoch:                 so.Owner.Epoch,
-			Scope:                 so.Scope,
-			Selector:              so.Selector,
-			CreateLocker:          so.Locker,
-			RecoveryInterval:      so.Interval,
-			Owns:                  so.Owns,
-			RecoveryAfter:         so.RecoveryAfter,
-			OwnsRecheck:           o.Scale.LeaseDuration / 3,
-			RecoveryRetryInterval: o.Scale.RecoveryRetry,
-			ReconcileTimeout:      o.ReconcileTimeout,
-			Kinds:                 finders.Kinds,
-			Finders:               finders.Finders,
-			KeyProbes:             finders.Probes,
-			Policy:                recovery.Policy{DeleteOrphans: o.DeleteOrphans, Concurrency: o.RecoveryConcurrency},
-			ReportPath:            o.RecoveryReport,
-			Logger:                lr,
-			BeginHook:             providercmd.BeginFailpoint(),
-		})
+		c := providercmd.AdapterConfig(o, so, lr)
+		c.Kinds, c.Finders, c.KeyProbes = finders.Kinds, finders.Finders, finders.Probes
+		ij, err = upjetv2.Setup(mgr, c)
 		if err != nil {
 			return err
 		}
 	}
-	if so.Buckets != nil {
-		so.Buckets.OnAcquire = ij.RequeueBucket(ctx, so.Buckets.BucketOf)
-		if err := mgr.Add(so.Buckets); err != nil {
-			return fmt.Errorf("cannot add the bucket leases: %w", err)
-		}
+	if err := so.AddBuckets(ctx, mgr, ij.RequeueBucket); err != nil {
+		return err
 	}
 	cmgr := mgr
 	if o.HoldControllers {
@@ -202,19 +157,5 @@ func run(ctx context.Context, zl *zap.Logger, o providercmd.Options) error {
 		return fmt.Errorf("cannot set up namespaced controllers: %w", err)
 	}
 
-	zl.Info("Starting provider",
-		zap.Duration("sync-period", o.SyncPeriod),
-		zap.Duration("poll-interval", o.PollInterval),
-		zap.Int("max-reconcile-rate", o.MaxReconcileRate),
-		zap.String("journal", o.Journal),
-		zap.Bool("annotation-only", o.AnnotationOnly),
-		zap.Stringer("owner", so.Owner),
-		zap.String("host", cfg.Host))
-	if err := mgr.Start(ctx); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && providercmd.PriorityQueueHang(providercmd.DumpGoroutines(zl)) {
-			return fmt.Errorf("cannot stop the controller manager: %w", providercmd.ErrPriorityQueueHang)
-		}
-		return fmt.Errorf("cannot run controller manager: %w", err)
-	}
-	return nil
+	return providercmd.Start(ctx, mgr, zl, o, so, cfg.Host)
 }
