@@ -2,10 +2,15 @@
 # kindmap.sh PROVIDER GITDIR > inventory/kinds/PROVIDER.tsv
 #
 # Writes every managed kind that an upjet provider's repository generates,
-# both scopes, with its Terraform resource type and whether its ID is known
-# before the create (testdata/upjet-provider-kinds.tsv's column, joined by
-# Terraform resource type): what `intentjournal scan` reads to list a stock
-# provider's kinds with no per-kind flag. PROVIDER is aws, gcp or azure;
+# both scopes, with its Terraform resource type, whether its ID is known
+# before the create, and for such a kind its ID template and the argument
+# its external name sets (testdata/upjet-provider-kinds.tsv's columns,
+# joined by Terraform resource type): what `intentjournal scan` reads to
+# look a stock provider's kinds up with no per-kind flag. The template is
+# the configuration's for TemplatedStringAsIdentifier, {{ .external_name }}
+# for NameAsIdentifier and ParameterAsIdentifier; the argument is "name"
+# or ParameterAsIdentifier's, empty for a template (the one required
+# argument the managed resource's spec lacks) and other kinds. PROVIDER is aws, gcp or azure;
 # GITDIR is a git directory of crossplane-contrib/provider-upjet-PROVIDER
 # (a bare clone will do). The kinds come from the generated
 # apis/{cluster,namespaced}/<group>/<version>/zz_*_terraformed.go
@@ -32,14 +37,23 @@ cut -f1 "$tmp/rows" | sort -u | while read -r dir; do
   printf '%s\t%s\n' "$dir" "$g"
 done > "$tmp/groups"
 awk -F'\t' -v provider="$provider" '
-  FILENAME == ARGV[1] { if ($1 == provider) id[$2] = $3; next }
+  FILENAME == ARGV[1] {
+    if ($1 != provider) next
+    id[$2] = $3; tmpl[$2] = ""; arg[$2] = ""
+    if ($3 != "K") next
+    if ($4 == "NameAsIdentifier") { tmpl[$2] = "{{ .external_name }}"; arg[$2] = "name" }
+    else if ($4 == "ParameterAsIdentifier") { tmpl[$2] = "{{ .external_name }}"; a = $6; gsub(/"/, "", a); arg[$2] = a }
+    else if ($4 ~ /^Templated:/) tmpl[$2] = $6
+    next
+  }
   FILENAME == ARGV[2] { group[$1] = $2; next }
-  { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") }
+  { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") "\t" tmpl[$3] "\t" arg[$3] }
 ' "$here/testdata/upjet-provider-kinds.tsv" "$tmp/groups" "$tmp/rows" | sort -u > "$tmp/out"
 if awk -F'\t' '{k = $1 "\t" $2; if ((k in tf) && tf[k] != $3) { print "kindmap: " k " has two types: " tf[k] ", " $3 > "/dev/stderr"; bad = 1 } tf[k] = $3 } END { exit bad }' "$tmp/out"; then :; else exit 1; fi
 echo "# The managed kinds of crossplane-contrib/provider-upjet-$provider at $rev, both scopes,"
 echo "# written by hack/kindmap.sh: group, kind, Terraform resource type, and id:"
 echo "# K when the ID is known before the create, C when the cloud assigns it"
-echo "# (testdata/upjet-provider-kinds.tsv), ? when that file does not name the type."
-printf 'group\tkind\tterraform_resource\tid\n'
+echo "# (testdata/upjet-provider-kinds.tsv), ? when that file does not name the type;"
+echo "# for a K kind, its Terraform ID template and the argument its external name sets."
+printf 'group\tkind\tterraform_resource\tid\tid_template\tname_argument\n'
 awk -F'\t' '!seen[$1 "\t" $2]++' "$tmp/out"

@@ -20,6 +20,23 @@ type Kind struct {
 	// (upjet's IdentifierFromProvider): an external name equal to the
 	// managed resource's name is then no settled one.
 	CloudAssigned bool `json:"cloudAssigned"`
+	// IDTemplate is, for a kind whose ID is known before the create, the
+	// Terraform ID template its upjet configuration renders (see
+	// IDTemplate); empty when the kinds file gives none.
+	IDTemplate string `json:"idTemplate,omitempty"`
+	// NameArgument is the Terraform argument the external name sets
+	// (upjet's NameAsIdentifier "name", ParameterAsIdentifier's); empty
+	// when the file does not say, for a template that names the external
+	// name: the one required argument the managed resource's spec lacks.
+	NameArgument string `json:"nameArgument,omitempty"`
+}
+
+// ID returns the kind's parsed IDTemplate, or nil when it has none.
+func (k Kind) ID() (*IDTemplate, error) {
+	if k.IDTemplate == "" {
+		return nil, nil
+	}
+	return ParseIDTemplate(k.IDTemplate)
 }
 
 // Kinds are a provider's managed kinds, by group and kind.
@@ -36,19 +53,27 @@ func (k Kinds) Of(group, kind string) (Kind, bool) {
 }
 
 // kindColumns are a kinds file's columns, in order.
-var kindColumns = []string{"group", "kind", "terraform_resource", "id"}
+var kindColumns = []string{"group", "kind", "terraform_resource", "id", "id_template", "name_argument"}
 
 // ParseKinds reads a kinds file: tab-separated, with the header line
 // kindColumns names, lines starting with # ignored. id is K (the ID is
-// known before the create) or C (the cloud assigns it); hack/kindmap.sh
-// writes the shipped ones from the providers' generated code.
+// known before the create) or C (the cloud assigns it); id_template and
+// name_argument, which only a K kind may have, are its Kind.IDTemplate
+// and Kind.NameArgument, or empty. hack/kindmap.sh writes the shipped
+// ones from the providers' generated code.
+//
+// A template is not parsed here: a kind whose template cannot be used is
+// not looked up by key (Kind.ID says why), and the rest of the file is.
 func ParseKinds(r io.Reader) (Kinds, error) {
 	out := Kinds{}
 	err := readTable(r, "kinds", kindColumns, func(n int, f []string) error {
-		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2]}
+		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2], IDTemplate: f[4], NameArgument: f[5]}
 		switch f[3] {
 		case "C":
 			x.CloudAssigned = true
+			if x.IDTemplate != "" || x.NameArgument != "" {
+				return fmt.Errorf("line %d: %s.%s: the cloud assigns its ID (C), and it has an ID template or a name argument", n, x.Kind, x.Group)
+			}
 		case "K":
 		default:
 			return fmt.Errorf("line %d: id is %q, want K or C", n, f[3])
