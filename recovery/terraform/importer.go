@@ -75,8 +75,8 @@ func New(dir, cli string, rt ResourceType, opts ...Option) (*Importer, error) {
 	if rt.ImportID == nil {
 		rt.ImportID = DefaultImportID
 	}
-	if rt.Attributes == nil {
-		rt.Attributes = DefaultAttributes(rt.Required)
+	if rt.RequiredFromSchema && len(rt.Required) > 0 {
+		return nil, fmt.Errorf("terraform: %s: both a Required list and RequiredFromSchema", rt.Type)
 	}
 	if rt.TagsAttribute == "" {
 		rt.TagsAttribute = "tags"
@@ -206,6 +206,9 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 	if err != nil {
 		return nil, err
 	}
+	if err := im.ensureRequired(ctx); err != nil {
+		return nil, err
+	}
 	results := make([]Result, len(cands))
 	byAddr := map[string]int{}
 	var pending []*entry
@@ -235,7 +238,7 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 			r.AlreadyInState = true
 			continue
 		}
-		attrs, err := im.rt.Attributes(c)
+		attrs, err := im.attributes(c)
 		if err != nil {
 			r.Status, r.Err = StatusError, err
 			continue
@@ -259,6 +262,30 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 		zap.Int("not-found", counts[StatusNotFound]), zap.Int("conflicts", counts[StatusConflict]), zap.Int("errors", counts[StatusError]),
 		zap.Duration("took", time.Since(began)))
 	return results, nil
+}
+
+// attributes returns the values of the required arguments for c: the
+// ResourceType's Attributes, else its own reading of the spec.
+func (im *Importer) attributes(c *recovery.Candidate) (map[string]any, error) {
+	if im.rt.Attributes != nil {
+		return im.rt.Attributes(c)
+	}
+	return im.rt.attributes(c)
+}
+
+// ensureRequired reads the required arguments from the schema, once,
+// under RequiredFromSchema.
+func (im *Importer) ensureRequired(ctx context.Context) error {
+	if !im.rt.RequiredFromSchema || im.rt.Required != nil {
+		return nil
+	}
+	s, err := im.resourceSchema(ctx)
+	if err != nil {
+		return err
+	}
+	im.rt.Required = append([]string{}, requiredOf(s)...)
+	im.o.log.Info("Read the required arguments from the schema", zap.String("resource-type", im.rt.Type), zap.Strings("required", im.rt.Required))
+	return nil
 }
 
 // classify sets a found resource's status by recovery.Judge. A resource of

@@ -2,6 +2,10 @@ package terraform
 
 import (
 	"fmt"
+	"slices"
+	"strings"
+
+	tfjson "github.com/hashicorp/terraform-json"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -19,6 +23,21 @@ type ResourceType struct {
 	// Required lists the resource's required arguments. The generated
 	// blocks set them, and nothing else.
 	Required []string
+	// RequiredFromSchema reads Required from the resource type's schema
+	// (its required attributes, as the CLI reports them) before the first
+	// batch, in place of a list given here: for a type described by a
+	// kinds file alone.
+	RequiredFromSchema bool
+	// NameArgument is the argument the managed resource's external name
+	// sets, which upjet leaves out of spec.forProvider (its name field:
+	// "name" for NameAsIdentifier, ParameterAsIdentifier's argument, the
+	// first argument of TemplatedStringAsIdentifier). DefaultAttributes
+	// takes its value from the crossplane.io/external-name annotation when
+	// the spec lacks it. With NameArgumentUnnamed it is the one required
+	// argument the spec and the lookup keys lack, whichever it is; two
+	// lacking are an error.
+	NameArgument        string
+	NameArgumentUnnamed bool
 	// ImportID returns the ID to import a candidate's resource by: its
 	// intended external name. Nil means DefaultImportID.
 	ImportID func(c *recovery.Candidate) (string, error)
@@ -65,21 +84,59 @@ func DefaultImportID(c *recovery.Candidate) (string, error) {
 // argument from spec.forProvider (snake_case argument, lowerCamelCase field),
 // else from the intent's lookup keys.
 func DefaultAttributes(required []string) func(c *recovery.Candidate) (map[string]any, error) {
-	return func(c *recovery.Candidate) (map[string]any, error) {
-		out := make(map[string]any, len(required))
-		for _, k := range required {
-			if c.Object != nil {
-				if v, ok, _ := unstructured.NestedFieldCopy(c.Object.Object, "spec", "forProvider", recovery.LowerCamel(k)); ok && v != nil {
-					out[k] = v
-					continue
-				}
+	return ResourceType{Required: required}.attributes
+}
+
+// attributes reads each of rt.Required from spec.forProvider, else
+// spec.initProvider, else the intent's lookup keys, else, for the name
+// argument (rt.NameArgument), the managed resource's external name.
+func (rt ResourceType) attributes(c *recovery.Candidate) (map[string]any, error) {
+	out := make(map[string]any, len(rt.Required))
+	var lacking []string
+	for _, k := range rt.Required {
+		if c.Object != nil {
+			v, ok, _ := unstructured.NestedFieldCopy(c.Object.Object, "spec", "forProvider", recovery.LowerCamel(k))
+			if !ok || v == nil {
+				v, ok, _ = unstructured.NestedFieldCopy(c.Object.Object, "spec", "initProvider", recovery.LowerCamel(k))
 			}
-			if v, ok := c.Intent.LookupKeys[k]; ok {
+			if ok && v != nil {
 				out[k] = v
 				continue
 			}
-			return nil, fmt.Errorf("required argument %s of %s is neither in spec.forProvider nor in the intent's lookup keys", k, c.Intent.Resource)
 		}
-		return out, nil
+		if v, ok := c.Intent.LookupKeys[k]; ok {
+			out[k] = v
+			continue
+		}
+		lacking = append(lacking, k)
 	}
+	name := rt.NameArgument
+	if rt.NameArgumentUnnamed && len(lacking) == 1 {
+		name = lacking[0]
+	}
+	var en string
+	if c.Object != nil {
+		en = c.Object.GetAnnotations()[annotationExternalName]
+	}
+	if i := slices.Index(lacking, name); i >= 0 && name != "" && en != "" {
+		out[name] = en
+		lacking = slices.Delete(lacking, i, i+1)
+	}
+	if len(lacking) > 0 {
+		return nil, fmt.Errorf("required argument %s of %s is neither in its spec nor in the intent's lookup keys", strings.Join(lacking, ", "), c.Intent.Resource)
+	}
+	return out, nil
+}
+
+// requiredOf returns the required attributes of a resource type's
+// schema, sorted.
+func requiredOf(s *tfjson.SchemaBlock) []string {
+	var out []string
+	for name, a := range s.Attributes {
+		if a.Required {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
