@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-logr/zapr"
 
+	"github.com/intentjournal/intentjournal/inventory"
 	"github.com/intentjournal/intentjournal/recovery"
 	"github.com/intentjournal/intentjournal/recovery/terraform"
 )
@@ -34,10 +35,24 @@ type FinderEnv struct {
 	AdoptOnTags func(schema.GroupKind) bool
 	ClockSkew   time.Duration
 	Log         *zap.Logger
+	// Kinds are the scanned provider's kinds (--provider, --kinds-file),
+	// nil when none is named; Setup is the provider's setup (--setup),
+	// which ID templates read. The terraform finder with no argument takes
+	// a kind's Terraform type and ID template from Kinds.
+	Kinds inventory.Kinds
+	Setup map[string]any
+	// ScratchWorkspaces makes a default --workspace DIR shared by several
+	// terraform kinds the root of one scratch workspace per kind
+	// (DIR/<kind>.<group>, made on the kind's first lookup), each
+	// configured by DIR's own .tf files: for a scan, which imports
+	// nothing, where a recovery pass needs the provider's own workspace.
+	ScratchWorkspaces bool
 
-	// workspaces maps each kind with a terraform finder to its workspace
-	// (set by buildFinders).
-	workspaces map[schema.GroupKind]string
+	// workspaces maps each kind with a terraform finder to its workspace,
+	// and scratchRoot a kind whose workspace is a scratch one to the
+	// directory whose configuration it gets (set by buildFinders).
+	workspaces  map[schema.GroupKind]string
+	scratchRoot map[schema.GroupKind]string
 }
 
 // FinderType builds the recovery Finder of one --finder type for one kind,
@@ -75,8 +90,10 @@ func builtinFinderTypes() map[string]FinderType {
 	return map[string]FinderType{
 		"terraform": {
 			Usage: "terraform:TYPE[:ARG,...] finds resources of Terraform resource type TYPE (whose required arguments are ARG,...) " +
-				"by importing them into the kind's --workspace, with the --terraform CLI",
-			Build: buildTerraformFinder,
+				"by importing them into the kind's --workspace, with the --terraform CLI; with no argument, the kind's type, " +
+				"and the ID its template renders from the managed resource, from the kinds file (--provider, --kinds-file)",
+			ArgOptional: true,
+			Build:       buildTerraformFinder,
 		},
 	}
 }
@@ -96,14 +113,22 @@ func finderTypeNames(types map[string]FinderType) []string {
 // proves ours into the workspace's state, unless gk is report-only. It has
 // no Deleter: orphans are reported, never destroyed through Terraform.
 func buildTerraformFinder(gk schema.GroupKind, arg string, env FinderEnv) (recovery.Finder, recovery.Deleter, error) {
-	typ, args, _ := strings.Cut(arg, ":")
-	rt := terraform.ResourceType{Type: typ}
-	if args != "" {
-		for _, a := range strings.Split(args, ",") {
-			if a == "" {
-				return nil, nil, UsageError("terraform finder %q: empty argument name in %q", arg, args)
+	var rt terraform.ResourceType
+	if arg == "" {
+		var err error
+		if rt, err = templateResourceType(gk, env.Kinds, env.Setup); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		typ, args, _ := strings.Cut(arg, ":")
+		rt.Type = typ
+		if args != "" {
+			for _, a := range strings.Split(args, ",") {
+				if a == "" {
+					return nil, nil, UsageError("terraform finder %q: empty argument name in %q", arg, args)
+				}
+				rt.Required = append(rt.Required, a)
 			}
-			rt.Required = append(rt.Required, a)
 		}
 	}
 	dir := env.workspaces[gk]
@@ -120,12 +145,26 @@ func buildTerraformFinder(gk schema.GroupKind, arg string, env FinderEnv) (recov
 	}
 	reportOnly := env.ReportOnly != nil && env.ReportOnly(gk)
 	adoptOnTags := env.AdoptOnTags != nil && env.AdoptOnTags(gk)
-	im, err := terraform.New(dir, cli, rt, terraform.WithLogger(zapr.NewLogger(log.Named("terraform"))), terraform.WithReportOnly(reportOnly),
-		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew))
-	if err != nil {
-		return nil, nil, fmt.Errorf("terraform finder of %s: %w", gk, err)
+	opts := []terraform.Option{terraform.WithLogger(zapr.NewLogger(log.Named("terraform"))), terraform.WithReportOnly(reportOnly),
+		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew)}
+	build := func() (recovery.Finder, error) {
+		im, err := terraform.New(dir, cli, rt, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("terraform finder of %s: %w", gk, err)
+		}
+		return im.Finder(), nil
 	}
-	return im.Finder(), nil, nil
+	root := env.scratchRoot[gk]
+	if root == "" {
+		f, err := build()
+		return f, nil, err
+	}
+	hcl, err := providerConfigOf(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts = append(opts, terraform.WithProviderConfig(hcl))
+	return newLazyFinder(build), nil, nil
 }
 
 // terraformCLI returns the --terraform binary, else tofu or terraform from
@@ -153,9 +192,13 @@ func terraformCLI(flag string) (string, error) {
 // workspace, from --workspace values KIND=DIR or DIR (the default for every
 // terraform kind). Two kinds may not share a workspace: their CLI runs would
 // contend for the state lock.
-func parseWorkspaces(values []string, tfKinds []schema.GroupKind, kinds []schema.GroupVersionKind) (map[schema.GroupKind]string, error) {
+//
+// With scratch, a default workspace that several kinds would share is
+// instead the root of theirs, DIR/<kind>.<group> (scratchWorkspace), each
+// mapped in the second map to DIR, whose configuration it is given.
+func parseWorkspaces(values []string, tfKinds []schema.GroupKind, kinds []schema.GroupVersionKind, scratch bool) (map[schema.GroupKind]string, map[schema.GroupKind]string, error) {
 	if len(values) > 0 && len(tfKinds) == 0 {
-		return nil, UsageError("--workspace is for the terraform finder, and no --finder KIND=terraform:TYPE was given")
+		return nil, nil, UsageError("--workspace is for the terraform finder, and no --finder KIND=terraform:TYPE was given")
 	}
 	out := map[schema.GroupKind]string{}
 	def := ""
@@ -163,27 +206,37 @@ func parseWorkspaces(values []string, tfKinds []schema.GroupKind, kinds []schema
 		ref, dir, ok := strings.Cut(v, "=")
 		if !ok {
 			if def != "" {
-				return nil, UsageError("--workspace %q: a default workspace (%s) is already set; name the kind, --workspace KIND=DIR", v, def)
+				return nil, nil, UsageError("--workspace %q: a default workspace (%s) is already set; name the kind, --workspace KIND=DIR", v, def)
 			}
 			def = v
 			continue
 		}
 		if dir == "" {
-			return nil, UsageError("--workspace %q: want KIND=DIR or DIR", v)
+			return nil, nil, UsageError("--workspace %q: want KIND=DIR or DIR", v)
 		}
 		gks, err := resolveKind(ref, kinds)
 		if err != nil {
-			return nil, fmt.Errorf("--workspace %q: %w", v, err)
+			return nil, nil, fmt.Errorf("--workspace %q: %w", v, err)
 		}
 		for _, gk := range gks {
 			if !slices.Contains(tfKinds, gk) {
-				return nil, UsageError("--workspace %q: %s has no terraform finder", v, gk)
+				return nil, nil, UsageError("--workspace %q: %s has no terraform finder", v, gk)
 			}
 			out[gk] = dir
 		}
 	}
 	owner := map[string]schema.GroupKind{}
+	roots := map[schema.GroupKind]string{}
+	onDefault := 0
 	for _, gk := range tfKinds {
+		if out[gk] == "" {
+			onDefault++
+		}
+	}
+	for _, gk := range tfKinds {
+		if out[gk] == "" && def != "" && scratch && onDefault > 1 {
+			out[gk], roots[gk] = scratchWorkspace(def, gk), def
+		}
 		if out[gk] == "" {
 			out[gk] = def
 		}
@@ -192,14 +245,14 @@ func parseWorkspaces(values []string, tfKinds []schema.GroupKind, kinds []schema
 		}
 		abs, err := filepath.Abs(out[gk])
 		if err != nil {
-			return nil, fmt.Errorf("--workspace %s: %w", out[gk], err)
+			return nil, nil, fmt.Errorf("--workspace %s: %w", out[gk], err)
 		}
 		if other, dup := owner[abs]; dup {
-			return nil, UsageError("--workspace: %s and %s would share workspace %s; give each terraform kind its own (--workspace KIND=DIR)", other, gk, abs)
+			return nil, nil, UsageError("--workspace: %s and %s would share workspace %s; give each terraform kind its own (--workspace KIND=DIR)", other, gk, abs)
 		}
 		owner[abs] = gk
 	}
-	return out, nil
+	return out, roots, nil
 }
 
 // parseKinds parses --kind values of the form Kind.version.group.
@@ -273,20 +326,34 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 			if err != nil {
 				return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
 			}
-			tfKinds = append(tfKinds, gks...)
+			for _, gk := range gks {
+				if !slices.Contains(tfKinds, gk) {
+					tfKinds = append(tfKinds, gk)
+				}
+			}
 		}
 	}
 	if env.TerraformPath != "" && len(tfKinds) == 0 {
 		return nil, nil, UsageError("--terraform is for the terraform finder, and no --finder KIND=terraform:TYPE was given")
 	}
-	ws, err := parseWorkspaces(env.Workspaces, tfKinds, kinds)
+	ws, roots, err := parseWorkspaces(env.Workspaces, tfKinds, kinds, env.ScratchWorkspaces)
 	if err != nil {
 		return nil, nil, err
 	}
-	env.workspaces = ws
+	env.workspaces, env.scratchRoot = ws, roots
 	finders := map[schema.GroupKind]recovery.Finder{}
 	deleters := map[schema.GroupKind]recovery.Deleter{}
-	for _, s := range specs {
+	// The kinds named one by one first, then each '*' in its order: a '*'
+	// serves only the kinds that have no finder yet.
+	ordered := make([]string, 0, len(specs))
+	for _, wildcard := range []bool{false, true} {
+		for _, s := range specs {
+			if ref, _, _ := strings.Cut(s, "="); (ref == "*") == wildcard {
+				ordered = append(ordered, s)
+			}
+		}
+	}
+	for _, s := range ordered {
 		ref, spec, err := splitKV("finder", s)
 		if err != nil {
 			return nil, nil, err
@@ -304,8 +371,12 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 			return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
 		}
 		var notServed []string
+		served := 0
 		for _, gk := range gks {
 			if _, dup := finders[gk]; dup {
+				if ref == "*" {
+					continue
+				}
 				return nil, nil, UsageError("--finder %q: %s already has a finder", s, gk)
 			}
 			f, d, err := ft.Build(gk, arg, env)
@@ -319,14 +390,15 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 			if err != nil {
 				return nil, nil, fmt.Errorf("--finder %q: %w", s, err)
 			}
+			served++
 			finders[gk] = f
 			if d != nil {
 				deleters[gk] = d
 			}
 		}
-		if len(notServed) > 0 && env.Log != nil {
-			env.Log.Info("kinds left without a finder: the finder type does not serve them", zap.String("finder", s),
-				zap.Int("kinds", len(notServed)), zap.Int("served", len(gks)-len(notServed)))
+		if ref == "*" && env.Log != nil {
+			env.Log.Info("finders built", zap.String("finder", s), zap.Int("served", served), zap.Int("not-served", len(notServed)),
+				zap.Int("named-before", len(gks)-served-len(notServed)))
 		}
 	}
 	return finders, deleters, nil

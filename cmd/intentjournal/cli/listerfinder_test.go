@@ -96,23 +96,23 @@ func TestListerFinderType(t *testing.T) {
 	}
 }
 
-func TestShippedCloudAssigned(t *testing.T) {
+func TestCloudAssignedOf(t *testing.T) {
 	kinds := []schema.GroupVersionKind{
 		{Group: "ec2.aws.upbound.io", Version: "v1beta1", Kind: "VPC"},
 		{Group: "ec2.aws.m.upbound.io", Version: "v1beta1", Kind: "VPC"},
 		{Group: "s3.aws.upbound.io", Version: "v1beta2", Kind: "Bucket"},
 		{Group: "example.org", Version: "v1", Kind: "Net"},
 	}
-	got, err := shippedCloudAssigned("aws", kinds)
+	shipped, err := kindsOf("aws", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := map[schema.GroupKind]bool{{Group: "ec2.aws.upbound.io", Kind: "VPC"}: true, {Group: "ec2.aws.m.upbound.io", Kind: "VPC"}: true}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("shippedCloudAssigned (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, cloudAssignedOf(shipped, kinds)); diff != "" {
+		t.Errorf("cloudAssignedOf (-want +got):\n%s", diff)
 	}
-	if _, err := shippedCloudAssigned("alibaba", kinds); err == nil || !strings.Contains(err.Error(), "--provider") {
-		t.Errorf("shippedCloudAssigned(alibaba): %v, want a --provider error", err)
+	if got := cloudAssignedOf(nil, kinds); len(got) != 0 {
+		t.Errorf("cloudAssignedOf(no kinds) = %v, want none", got)
 	}
 }
 

@@ -34,13 +34,15 @@ type scanOptions struct {
 
 	Kind          []string      `name:"kind" sep:"none" placeholder:"GVK" help:"Managed kind to scan, as Kind.version.group (repeatable)."`
 	Group         []string      `name:"group" sep:"none" placeholder:"GROUP" help:"API group whose managed kinds (the CRDs of category managed) to scan, found through the API server's discovery (repeatable); *.SUFFIX names every group of a provider family, e.g. *.aws.upbound.io."`
-	Provider      string        `name:"provider" placeholder:"NAME" help:"The stock provider whose kinds are scanned (aws, gcp, azure: provider-upjet-NAME): every kind its shipped kinds file says the cloud assigns the ID of is taken as --cloud-assigned."`
+	Provider      string        `name:"provider" placeholder:"NAME" help:"The stock provider whose kinds are scanned (aws, gcp, azure: provider-upjet-NAME): every kind its shipped kinds file says the cloud assigns the ID of is taken as --cloud-assigned, and the terraform finder with no argument reads each kind's type and ID template there."`
+	KindsFile     string        `name:"kinds-file" placeholder:"FILE" help:"A kinds file, for a provider intentjournal ships none for (the format of inventory/kinds/*.tsv); in place of --provider."`
+	Setup         []string      `name:"setup" sep:"none" placeholder:"PATH=VALUE" help:"A value of the provider's setup that ID templates read, e.g. configuration.project=my-project (.setup.configuration.project), client_metadata.account_id=123456789012 (repeatable)."`
 	CloudAssigned []string      `name:"cloud-assigned" sep:"none" placeholder:"KIND" help:"Kind whose external name the cloud assigns (upjet's IdentifierFromProvider), so that an external name equal to metadata.name is not a settled one (repeatable; * for every kind)."`
 	Copies        time.Duration `name:"copies-within" default:"0s" help:"Also look up each bound managed resource (Ready or not yet) whose latest create began less than this ago, for copies a provider restarted after a crash made beside it (a cloud-assigned ID created twice), and report each as an orphan; one lookup per such resource (0: off)."`
 	MinAge        time.Duration `name:"min-age" default:"0s" help:"Pass over a pending or succeeded create younger than this, which a running provider may still be carrying out (0: take every one; a loop on already exists or a failed create is always taken)."`
 
 	Finder     []string      `name:"finder" sep:"none" placeholder:"KIND=TYPE:ARG" help:"Finder of a kind (repeatable; KIND may be * for every scanned kind), as for report."`
-	Workspaces []string      `name:"workspace" sep:"none" placeholder:"[KIND=]DIR" help:"Terraform workspace of a kind with a terraform finder (repeatable); scan never imports into it."`
+	Workspaces []string      `name:"workspace" sep:"none" placeholder:"[KIND=]DIR" help:"Terraform workspace of a kind with a terraform finder (repeatable); scan never imports into it. A DIR with no KIND= that several kinds share holds, beside the .tf files that configure the provider, one workspace per kind, DIR/<kind>.<group>, made on its first lookup."`
 	Terraform  string        `name:"terraform" placeholder:"PATH" help:"tofu or terraform (>= 1.5) binary for the terraform finder (default: tofu, else terraform, from PATH)."`
 	ClockSkew  time.Duration `name:"clock-skew" default:"1m" help:"How far the cloud's clock may lag this machine's (0: the default, 1m)."`
 
@@ -110,6 +112,14 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 			return err
 		}
 	}
+	providerKinds, err := kindsOf(o.Provider, o.KindsFile)
+	if err != nil {
+		return err
+	}
+	setup, err := parseSetup(o.Setup)
+	if err != nil {
+		return err
+	}
 	var finders map[schema.GroupKind]recovery.Finder
 	cloudAssigned := map[schema.GroupKind]bool{}
 	// configure builds the finders of kinds: before connecting when the
@@ -121,15 +131,12 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 			// scan changes no Terraform state, and adopts on no weak proof.
 			ReportOnly:  func(schema.GroupKind) bool { return true },
 			AdoptOnTags: func(schema.GroupKind) bool { return false },
+			Kinds:       providerKinds, Setup: setup, ScratchWorkspaces: true,
 		})
 		if err != nil {
 			return err
 		}
-		if o.Provider != "" {
-			if cloudAssigned, err = shippedCloudAssigned(o.Provider, kinds); err != nil {
-				return err
-			}
-		}
+		cloudAssigned = cloudAssignedOf(providerKinds, kinds)
 		for _, ref := range o.CloudAssigned {
 			gks, err := resolveKind(ref, kinds)
 			if err != nil {
@@ -278,20 +285,43 @@ func (rc *requestCounter) fields() []zap.Field {
 	return out
 }
 
-// shippedCloudAssigned returns the kinds of kinds whose ID the cloud
-// assigns, as provider's shipped kinds say (--provider).
-func shippedCloudAssigned(provider string, kinds []schema.GroupVersionKind) (map[schema.GroupKind]bool, error) {
-	shipped, err := inventory.ShippedKinds(provider)
-	if err != nil {
-		return nil, UsageError("--provider: %w", err)
-	}
+// cloudAssignedOf returns the kinds of gvks whose ID the cloud assigns, as
+// the provider's kinds say.
+func cloudAssignedOf(pk inventory.Kinds, gvks []schema.GroupVersionKind) map[schema.GroupKind]bool {
 	out := map[schema.GroupKind]bool{}
-	for _, gvk := range kinds {
-		if k, ok := shipped.Of(gvk.Group, gvk.Kind); ok && k.CloudAssigned {
+	for _, gvk := range gvks {
+		if k, ok := pk.Of(gvk.Group, gvk.Kind); ok && k.CloudAssigned {
 			out[gvk.GroupKind()] = true
 		}
 	}
-	return out, nil
+	return out
+}
+
+// kindsOf returns the kinds of --provider (shipped) or --kinds-file, nil
+// when neither is given.
+func kindsOf(provider, file string) (inventory.Kinds, error) {
+	switch {
+	case provider != "" && file != "":
+		return nil, UsageError("--provider and --kinds-file both name the provider's kinds: give one")
+	case provider != "":
+		k, err := inventory.ShippedKinds(provider)
+		if err != nil {
+			return nil, UsageError("--provider: %w", err)
+		}
+		return k, nil
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, UsageError("--kinds-file: %w", err)
+		}
+		defer f.Close() //nolint:errcheck // read only
+		k, err := inventory.ParseKinds(f)
+		if err != nil {
+			return nil, UsageError("--kinds-file %s: %w", file, err)
+		}
+		return k, nil
+	}
+	return nil, nil
 }
 
 var _ utilnet.RoundTripperWrapper = (*countingTransport)(nil)
