@@ -51,6 +51,14 @@ func (im *Importer) compare(ctx context.Context, es []*entry) error {
 			im.unchecked(e, err)
 			continue
 		}
+		// A required argument the spec does not hold (upjet's name field,
+		// which the external name sets) is compared at the value the
+		// import block gives it.
+		for k, v := range e.block.attrs {
+			if _, ok := args[k]; !ok {
+				args[k] = v
+			}
+		}
 		blocks = append(blocks, block{address: e.block.address, name: e.block.name, importID: e.block.importID, attrs: args, schema: s})
 		index[e.block.address] = e
 	}

@@ -24,6 +24,7 @@ type options struct {
 	parallelism    int
 	reportOnly     bool
 	adoptOnTags    bool
+	compareAll     bool
 	clockSkew      time.Duration
 	targets        bool
 	mirror         string
@@ -67,6 +68,16 @@ func WithReportOnly(reportOnly bool) Option {
 // never imported: another cluster with the same manifests may have made it.
 func WithAdoptOnTags(adopt bool) Option {
 	return func(o *options) { o.adoptOnTags = adopt }
+}
+
+// WithCompareAll compares every resource an import finds with the
+// candidate's arguments, also one no proof makes the candidate's (it
+// holds the key and carries none of its tags): what a scan reports, so
+// that an operator offered such a resource knows whether adopting it would
+// change it. It costs one more plan per batch that finds such resources;
+// what is imported does not change.
+func WithCompareAll(compare bool) Option {
+	return func(o *options) { o.compareAll = compare }
 }
 
 // WithClockSkew sets the clock-skew allowance of the ownership check

@@ -214,7 +214,7 @@ func (im *Importer) checkPlan(ctx context.Context, plan *tfjson.Plan, pending []
 			found.Args, found.ArgsDiffer, found.ArgsNotCompared = e.found.Args, e.found.ArgsDiffer, e.found.ArgsNotCompared
 		}
 		e.found = found
-		if !e.compared && recovery.NeedsArgsCheck(e.res.Candidate, found) {
+		if !e.compared && (im.o.compareAll || recovery.NeedsArgsCheck(e.res.Candidate, found)) {
 			toCompare = append(toCompare, e)
 			continue
 		}
