@@ -91,7 +91,8 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 	}
 	own := w.obj.GetAnnotations()[recovery.AnnotationExternalName]
 	var boundElsewhere, listed []string
-	for _, f := range adoptable(e) {
+	offered, differing := adoptable(e)
+	for _, f := range offered {
 		names := externalNames(f.ID, f.Listed)
 		if anyIn(s.bound, names) && !slices.Contains(names, own) && e.Outcome != report.OutcomeAdopted {
 			// Another managed resource is bound to it: a same-named
@@ -120,6 +121,10 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 		actions = append(actions, report.ScanAction{Type: report.ScanActionRemovePending, Commands: []string{tg.removePendingCommand()},
 			Note: "nothing of its create was found: removing the mark lets crossplane-runtime create it again; scan --apply never clears a mark"})
 	}
+	for _, f := range differing {
+		e.Message += fmt.Sprintf(" (%s holds the key, but its arguments differ from the managed resource's (%s): adopting it would let the provider change it, so no adopt command is offered)",
+			f.ID, strings.Join(f.ArgumentsDiffer, ", "))
+	}
 	if len(boundElsewhere) > 0 {
 		e.Message += fmt.Sprintf(" (%s: bound to another managed resource, not offered for adoption)", strings.Join(boundElsewhere, ", "))
 	}
@@ -132,17 +137,19 @@ func (s *scanner) decideMain(w work, tg target, e *report.Entry) {
 
 // adoptable returns the found resources an adopt action is offered for:
 // the one Decide adopted; else those proven ours; else, for a conflict,
-// those that hold the key and are no look-alike (an operator may know
-// them to be this managed resource's). A look-alike is never offered:
-// another managed resource manages it.
-func adoptable(e *report.Entry) []report.Found {
+// those that hold the key, are no look-alike (an operator may know them to
+// be this managed resource's), and whose arguments were not found to
+// differ from the managed resource's (differing). A look-alike is never
+// offered: another managed resource manages it; nor is a resource whose
+// arguments differ: adopting it would let the provider change it.
+func adoptable(e *report.Entry) (offered, differing []report.Found) {
 	if e.Outcome == report.OutcomeAdopted {
 		for _, f := range e.Found {
 			if f.Adopted {
-				return []report.Found{f}
+				return []report.Found{f}, nil
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	var owned, holding []report.Found
 	for _, f := range e.Found {
@@ -150,17 +157,19 @@ func adoptable(e *report.Entry) []report.Found {
 		case f.LookAlike:
 		case f.Owned:
 			owned = append(owned, f)
+		case f.Arguments == string(recovery.ArgsDifferent):
+			differing = append(differing, f)
 		default:
 			holding = append(holding, f)
 		}
 	}
 	if len(owned) > 0 {
-		return owned
+		return owned, nil
 	}
 	if e.Outcome == report.OutcomeConflict {
-		return holding
+		return holding, differing
 	}
-	return nil
+	return nil, nil
 }
 
 // adoptNote says why an adopt action is offered, and whether --apply may
@@ -175,6 +184,9 @@ func adoptNote(e *report.Entry, f report.Found) string {
 	why := f.NotOurs
 	if why == "" {
 		why = "it carries none of this managed resource's tags"
+	}
+	if f.Arguments == string(recovery.ArgsSame) {
+		return fmt.Sprintf("holds the key and matches every argument the managed resource sets, so adopting it changes nothing, but is not proven this managed resource's (%s): adopt it only if you know it is", strings.TrimSuffix(why, "."))
 	}
 	return fmt.Sprintf("holds the key but is not proven this managed resource's (%s): adopt it only if you know it is", strings.TrimSuffix(why, "."))
 }

@@ -675,3 +675,45 @@ func TestRunListed(t *testing.T) {
 		})
 	}
 }
+
+// TestRunKeyHolders: a resource that holds a looping managed resource's
+// key and carries none of its tags is offered for adoption only when its
+// arguments match the managed resource's, with a note that says so;
+// one whose arguments differ is named in the message, with what differs,
+// and no adopt command: adopting it would let the provider change it.
+func TestRunKeyHolders(t *testing.T) {
+	objs := []*unstructured.Unstructured{
+		stockMR("RecordSet", "rs-same", succeeded, notReady, loopSynced, loopAsync),
+		stockMR("RecordSet", "rs-differ", succeeded, notReady, loopSynced, loopAsync),
+	}
+	holder := func(id string, args recovery.ArgsMatch, differ ...string) recovery.ExternalResource {
+		return recovery.ExternalResource{ID: id, CreatedAt: t0.Add(-time.Hour), Args: args, ArgsDiffer: differ}
+	}
+	c := cloud{
+		"rs-same":   {holder("rs-same", recovery.ArgsSame)},
+		"rs-differ": {holder("rs-differ", recovery.ArgsDifferent, "rrdatas")},
+	}
+	rep, err := Run(context.Background(), options(newCluster(objs), c, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	validate(t, rep)
+	got := map[string][]string{}
+	for _, e := range rep.Entries {
+		if e.Outcome != report.OutcomeConflict {
+			t.Errorf("%s: outcome %s, want conflict", e.Resource.Name, e.Outcome)
+		}
+		var notes []string
+		for _, a := range e.Scan.Actions {
+			notes = append(notes, a.Type+": "+a.Note)
+		}
+		got[e.Resource.Name] = append(notes, e.Message)
+	}
+	if n := got["rs-same"]; len(n) != 3 || !strings.HasPrefix(n[1], "adopt: holds the key and matches every argument") {
+		t.Errorf("rs-same: %q, want a pause, then an adopt action noting that adopting changes nothing", n)
+	}
+	if n := got["rs-differ"]; len(n) != 2 || !strings.HasPrefix(n[0], "pause:") ||
+		!strings.Contains(n[1], "rs-differ holds the key, but its arguments differ from the managed resource's (rrdatas)") {
+		t.Errorf("rs-differ: %q, want a pause alone, and a message naming what differs", n)
+	}
+}

@@ -47,6 +47,10 @@ type FinderEnv struct {
 	// configured by DIR's own .tf files: for a scan, which imports
 	// nothing, where a recovery pass needs the provider's own workspace.
 	ScratchWorkspaces bool
+	// CompareKeyHolders compares with the managed resource's arguments
+	// every resource a terraform finder finds, also one that only holds
+	// the key: scan offers to adopt only those that match.
+	CompareKeyHolders bool
 
 	// workspaces maps each kind with a terraform finder to its workspace,
 	// and scratchRoot a kind whose workspace is a scratch one to the
@@ -146,7 +150,7 @@ func buildTerraformFinder(gk schema.GroupKind, arg string, env FinderEnv) (recov
 	reportOnly := env.ReportOnly != nil && env.ReportOnly(gk)
 	adoptOnTags := env.AdoptOnTags != nil && env.AdoptOnTags(gk)
 	opts := []terraform.Option{terraform.WithLogger(zapr.NewLogger(log.Named("terraform"))), terraform.WithReportOnly(reportOnly),
-		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew)}
+		terraform.WithAdoptOnTags(adoptOnTags), terraform.WithClockSkew(env.ClockSkew), terraform.WithCompareAll(env.CompareKeyHolders)}
 	build := func() (recovery.Finder, error) {
 		im, err := terraform.New(dir, cli, rt, opts...)
 		if err != nil {

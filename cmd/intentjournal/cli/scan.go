@@ -131,7 +131,7 @@ func runScan(ctx context.Context, out io.Writer, o scanOptions) error {
 			// scan changes no Terraform state, and adopts on no weak proof.
 			ReportOnly:  func(schema.GroupKind) bool { return true },
 			AdoptOnTags: func(schema.GroupKind) bool { return false },
-			Kinds:       providerKinds, Setup: setup, ScratchWorkspaces: true,
+			Kinds:       providerKinds, Setup: setup, ScratchWorkspaces: true, CompareKeyHolders: true,
 		})
 		if err != nil {
 			return err
