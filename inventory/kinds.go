@@ -22,7 +22,11 @@ type Kind struct {
 	CloudAssigned bool `json:"cloudAssigned"`
 	// IDTemplate is, for a kind whose ID is known before the create, the
 	// Terraform ID template its upjet configuration renders (see
-	// IDTemplate); empty when the kinds file gives none.
+	// IDTemplate). For a kind whose external name upjet takes from the
+	// provider (CloudAssigned) though its spec determines its ID, as
+	// names do in most GCP kinds, the template of that ID, which its
+	// Terraform importer takes: from the arguments and the setup alone,
+	// never the external name. Empty when the kinds file gives none.
 	IDTemplate string `json:"idTemplate,omitempty"`
 	// NameArgument is the Terraform argument the external name sets
 	// (upjet's NameAsIdentifier "name", ParameterAsIdentifier's); empty
@@ -58,8 +62,8 @@ var kindColumns = []string{"group", "kind", "terraform_resource", "id", "id_temp
 // ParseKinds reads a kinds file: tab-separated, with the header line
 // kindColumns names, lines starting with # ignored. id is K (the ID is
 // known before the create) or C (the cloud assigns it); id_template and
-// name_argument, which only a K kind may have, are its Kind.IDTemplate
-// and Kind.NameArgument, or empty. hack/kindmap.sh writes the shipped
+// name_argument are its Kind.IDTemplate and Kind.NameArgument, or empty;
+// a C kind has no name argument. hack/kindmap.sh writes the shipped
 // ones from the providers' generated code.
 //
 // A template is not parsed here: a kind whose template cannot be used is
@@ -71,8 +75,8 @@ func ParseKinds(r io.Reader) (Kinds, error) {
 		switch f[3] {
 		case "C":
 			x.CloudAssigned = true
-			if x.IDTemplate != "" || x.NameArgument != "" {
-				return fmt.Errorf("line %d: %s.%s: the cloud assigns its ID (C), and it has an ID template or a name argument", n, x.Kind, x.Group)
+			if x.NameArgument != "" {
+				return fmt.Errorf("line %d: %s.%s: the cloud assigns its ID (C), and it has a name argument", n, x.Kind, x.Group)
 			}
 		case "K":
 		default:

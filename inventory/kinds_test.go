@@ -20,7 +20,8 @@ func TestParseKinds(t *testing.T) {
 				"ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\n" +
 				"route53.aws.m.upbound.io\tRecord\taws_route53_record\tK\t\t\n" +
 				"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\n" +
-				"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\n",
+				"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\n" +
+				"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\n",
 			want: Kinds{
 				{Group: "ec2.aws.upbound.io", Kind: "VPC"}:          {Group: "ec2.aws.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true},
 				{Group: "route53.aws.m.upbound.io", Kind: "Record"}: {Group: "route53.aws.m.upbound.io", Kind: "Record", TerraformResource: "aws_route53_record"},
@@ -28,6 +29,8 @@ func TestParseKinds(t *testing.T) {
 					IDTemplate: "{{ .external_name }}", NameArgument: "bucket"},
 				{Group: "dns.gcp.upbound.io", Kind: "ManagedZone"}: {Group: "dns.gcp.upbound.io", Kind: "ManagedZone", TerraformResource: "google_dns_managed_zone",
 					IDTemplate: "projects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}"},
+				{Group: "dns.gcp.upbound.io", Kind: "RecordSet"}: {Group: "dns.gcp.upbound.io", Kind: "RecordSet", TerraformResource: "google_dns_record_set", CloudAssigned: true,
+					IDTemplate: "projects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}"},
 			},
 		},
 		"NoHeader":        {in: "ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\n", wantErr: "the header is"},
@@ -37,7 +40,6 @@ func TestParseKinds(t *testing.T) {
 		"ID":              {in: kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\t?\t\t\n", wantErr: `id is "?"`},
 		"NoType":          {in: kindHeader + "ec2.aws.upbound.io\tVPC\t\tC\t\t\n", wantErr: "needs a group, a kind and a Terraform resource type"},
 		"Twice":           {in: kindHeader + "g\tK\tt\tC\t\t\ng\tK\tu\tK\t\t\n", wantErr: "K.g is named twice"},
-		"TemplateOfC":     {in: kindHeader + "g\tK\tt\tC\t{{ .external_name }}\t\n", wantErr: "the cloud assigns its ID"},
 		"NameArgumentOfC": {in: kindHeader + "g\tK\tt\tC\t\tname\n", wantErr: "the cloud assigns its ID"},
 	}
 	for name, tc := range cases {
@@ -178,8 +180,8 @@ func FuzzParseKinds(f *testing.F) {
 			if key != (KindKey{Group: k.Group, Kind: k.Kind}) {
 				t.Fatalf("%v holds %+v", key, k)
 			}
-			if k.CloudAssigned && (k.IDTemplate != "" || k.NameArgument != "") {
-				t.Fatalf("%+v: a template on a kind the cloud assigns the ID of", k)
+			if k.CloudAssigned && k.NameArgument != "" {
+				t.Fatalf("%+v: a name argument on a kind the cloud assigns the ID of", k)
 			}
 			_, _ = k.ID()
 		}

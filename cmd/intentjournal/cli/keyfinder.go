@@ -38,14 +38,19 @@ func templateResourceType(gk schema.GroupKind, kinds inventory.Kinds, setup map[
 	switch {
 	case !ok:
 		return terraform.ResourceType{}, kindNotServed("the kinds file does not name %s", gk)
-	case k.CloudAssigned:
-		return terraform.ResourceType{}, kindNotServed("the cloud assigns the ID of %s (%s): there is no key to import by", gk, k.TerraformResource)
+	case k.IDTemplate == "" && k.CloudAssigned:
+		return terraform.ResourceType{}, kindNotServed("the cloud assigns the ID of %s (%s), and the kinds file gives no template of it: there is no key to import by", gk, k.TerraformResource)
 	case k.IDTemplate == "":
 		return terraform.ResourceType{}, kindNotServed("the kinds file gives %s (%s) no ID template", gk, k.TerraformResource)
 	}
 	x, err := k.ID()
 	if err != nil {
 		return terraform.ResourceType{}, kindNotServed("%s (%s): %v", gk, k.TerraformResource, err)
+	}
+	if k.CloudAssigned && x.BindsExternalName() {
+		// upjet takes such a kind's external name from the provider: it
+		// is the ID, not a part of it.
+		return terraform.ResourceType{}, kindNotServed("%s (%s): the cloud assigns its ID, and its template %q names the external name", gk, k.TerraformResource, k.IDTemplate)
 	}
 	var missing []string
 	for _, p := range x.Setup() {

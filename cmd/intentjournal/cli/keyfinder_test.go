@@ -20,7 +20,9 @@ import (
 // testKinds is a kinds file with a kind of each shape.
 const testKinds = "group\tkind\tterraform_resource\tid\tid_template\tname_argument\n" +
 	"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\n" +
-	"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\t\t\n" +
+	"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\n" +
+	"compute.gcp.upbound.io\tNetwork\tgoogle_compute_network\tC\t\t\n" +
+	"example.org\tBound\tfakecloud_bound\tC\t{{ .external_name }}\t\n" +
 	"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\n" +
 	"example.org\tRecord\tfakecloud_named_record\tK\tzones/{{ .parameters.zone }}/records/{{ .external_name }}/{{ .parameters.type }}\t\n" +
 	"example.org\tCustom\tfakecloud_custom\tK\t\t\n" +
@@ -52,12 +54,20 @@ func TestTemplateResourceType(t *testing.T) {
 		wantIDErr            string
 		wantNameArg          string
 		wantUnnamed          bool
+		// wantEN is the external name read back from the ID, when not
+		// the managed resource's.
+		wantEN string
 	}{
-		"NoKindsFile":   {gk: schema.GroupKind{Group: "example.org", Kind: "Record"}, wantErr: "needs its Terraform type"},
-		"NotNamed":      {gk: schema.GroupKind{Group: "example.org", Kind: "Net"}, kinds: kinds, notServed: true, wantErr: "does not name"},
-		"CloudAssigned": {gk: schema.GroupKind{Group: "dns.gcp.upbound.io", Kind: "RecordSet"}, kinds: kinds, notServed: true, wantErr: "no key to import by"},
-		"NoTemplate":    {gk: schema.GroupKind{Group: "example.org", Kind: "Custom"}, kinds: kinds, notServed: true, wantErr: "no ID template"},
-		"Refused":       {gk: schema.GroupKind{Group: "example.org", Kind: "Typo"}, kinds: kinds, notServed: true, wantErr: ".cacheName"},
+		"NoKindsFile":        {gk: schema.GroupKind{Group: "example.org", Kind: "Record"}, wantErr: "needs its Terraform type"},
+		"NotNamed":           {gk: schema.GroupKind{Group: "example.org", Kind: "Net"}, kinds: kinds, notServed: true, wantErr: "does not name"},
+		"CloudAssigned":      {gk: schema.GroupKind{Group: "compute.gcp.upbound.io", Kind: "Network"}, kinds: kinds, notServed: true, wantErr: "no key to import by"},
+		"CloudAssignedBound": {gk: schema.GroupKind{Group: "example.org", Kind: "Bound"}, kinds: kinds, notServed: true, wantErr: "names the external name"},
+		"CloudAssignedWithTemplate": {gk: schema.GroupKind{Group: "dns.gcp.upbound.io", Kind: "RecordSet"}, kinds: kinds, setup: project,
+			forProvider: map[string]any{"managedZone": "zone-a", "name": "www.example.com.", "type": "A"},
+			wantType:    "google_dns_record_set", wantID: "projects/my-project/managedZones/zone-a/rrsets/www.example.com./A",
+			wantEN: "projects/my-project/managedZones/zone-a/rrsets/www.example.com./A"},
+		"NoTemplate": {gk: schema.GroupKind{Group: "example.org", Kind: "Custom"}, kinds: kinds, notServed: true, wantErr: "no ID template"},
+		"Refused":    {gk: schema.GroupKind{Group: "example.org", Kind: "Typo"}, kinds: kinds, notServed: true, wantErr: ".cacheName"},
 		"SetupMissing": {gk: schema.GroupKind{Group: "dns.gcp.upbound.io", Kind: "ManagedZone"}, kinds: kinds,
 			wantErr: "--setup configuration.project=VALUE"},
 		"ManagedZone": {gk: schema.GroupKind{Group: "dns.gcp.upbound.io", Kind: "ManagedZone"}, kinds: kinds, setup: project,
@@ -114,9 +124,13 @@ func TestTemplateResourceType(t *testing.T) {
 			if err != nil || id != tc.wantID {
 				t.Fatalf("ImportID: %q, %v; want %q", id, err, tc.wantID)
 			}
+			wantEN := tc.annotations[recovery.AnnotationExternalName]
+			if tc.wantEN != "" {
+				wantEN = tc.wantEN
+			}
 			en, err := rt.ExternalName(c, map[string]any{"id": id})
-			if err != nil || en != tc.annotations[recovery.AnnotationExternalName] {
-				t.Errorf("ExternalName(%q) = %q, %v; want the managed resource's, %q", id, en, err, tc.annotations[recovery.AnnotationExternalName])
+			if err != nil || en != wantEN {
+				t.Errorf("ExternalName(%q) = %q, %v; want %q", id, en, err, wantEN)
 			}
 			c.Object = nil
 			if _, err := rt.ImportID(c); err == nil {
