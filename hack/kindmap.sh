@@ -10,7 +10,11 @@
 # the configuration's for TemplatedStringAsIdentifier, {{ .external_name }}
 # for NameAsIdentifier and ParameterAsIdentifier; the argument is "name"
 # or ParameterAsIdentifier's, empty for a template (the one required
-# argument the managed resource's spec lacks) and other kinds. PROVIDER is aws, gcp or azure;
+# argument the managed resource's spec lacks) and other kinds. tags_at_create
+# is the kinds file's too: whether the create request carries the tags
+# (request), or a later call (after), or the request except in a partition
+# that does not take them (partition-fallback); empty for a kind with no tags
+# field. PROVIDER is aws, gcp or azure;
 # GITDIR is a git directory of crossplane-contrib/provider-upjet-PROVIDER
 # (a bare clone will do). The kinds come from the generated
 # apis/{cluster,namespaced}/<group>/<version>/zz_*_terraformed.go
@@ -39,7 +43,7 @@ done > "$tmp/groups"
 awk -F'\t' -v provider="$provider" '
   FILENAME == ARGV[1] {
     if ($1 != provider) next
-    id[$2] = $3; tmpl[$2] = ""; arg[$2] = ""
+    id[$2] = $3; tmpl[$2] = ""; arg[$2] = ""; tags[$2] = $7
     if ($3 != "K") next
     if ($4 == "NameAsIdentifier") { tmpl[$2] = "{{ .external_name }}"; arg[$2] = "name" }
     else if ($4 == "ParameterAsIdentifier") { tmpl[$2] = "{{ .external_name }}"; a = $6; gsub(/"/, "", a); arg[$2] = a }
@@ -47,13 +51,14 @@ awk -F'\t' -v provider="$provider" '
     next
   }
   FILENAME == ARGV[2] { group[$1] = $2; next }
-  { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") "\t" tmpl[$3] "\t" arg[$3] }
+  { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") "\t" tmpl[$3] "\t" arg[$3] "\t" tags[$3] }
 ' "$here/testdata/upjet-provider-kinds.tsv" "$tmp/groups" "$tmp/rows" | sort -u > "$tmp/out"
 if awk -F'\t' '{k = $1 "\t" $2; if ((k in tf) && tf[k] != $3) { print "kindmap: " k " has two types: " tf[k] ", " $3 > "/dev/stderr"; bad = 1 } tf[k] = $3 } END { exit bad }' "$tmp/out"; then :; else exit 1; fi
 echo "# The managed kinds of crossplane-contrib/provider-upjet-$provider at $rev, both scopes,"
 echo "# written by hack/kindmap.sh: group, kind, Terraform resource type, and id:"
 echo "# K when the ID is known before the create, C when the cloud assigns it"
 echo "# (testdata/upjet-provider-kinds.tsv), ? when that file does not name the type;"
-echo "# for a K kind, its Terraform ID template and the argument its external name sets."
-printf 'group\tkind\tterraform_resource\tid\tid_template\tname_argument\n'
+echo "# for a K kind, its Terraform ID template and the argument its external name sets;"
+echo "# and when its create sends its tags (request, after, partition-fallback; empty: no tags field)."
+printf 'group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n'
 awk -F'\t' '!seen[$1 "\t" $2]++' "$tmp/out"

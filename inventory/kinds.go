@@ -33,7 +33,26 @@ type Kind struct {
 	// when the file does not say, for a template that names the external
 	// name: the one required argument the managed resource's spec lacks.
 	NameArgument string `json:"nameArgument,omitempty"`
+	// TagsAtCreate says when the kind's create sends its tags:
+	// TagsAtRequest, TagsAfter (a call after the create), TagsPartitionFallback
+	// (the request, but a later call in a partition that does not take
+	// them); empty for a kind with no tags field, or when the kinds file
+	// does not say.
+	TagsAtCreate string `json:"tagsAtCreate,omitempty"`
 }
+
+// When a kind's create sends its tags (Kind.TagsAtCreate).
+const (
+	TagsAtRequest         = "request"
+	TagsAfter             = "after"
+	TagsPartitionFallback = "partition-fallback"
+)
+
+// TagsMayFollowCreate reports whether a create of the kind can have made
+// a resource that carries no tags yet: tagged after the create, tagged so
+// in some partition, or not known to be tagged in the request. A listing
+// by tags that finds nothing then proves nothing.
+func (k Kind) TagsMayFollowCreate() bool { return k.TagsAtCreate != TagsAtRequest }
 
 // ID returns the kind's parsed IDTemplate, or nil when it has none.
 func (k Kind) ID() (*IDTemplate, error) {
@@ -57,13 +76,14 @@ func (k Kinds) Of(group, kind string) (Kind, bool) {
 }
 
 // kindColumns are a kinds file's columns, in order.
-var kindColumns = []string{"group", "kind", "terraform_resource", "id", "id_template", "name_argument"}
+var kindColumns = []string{"group", "kind", "terraform_resource", "id", "id_template", "name_argument", "tags_at_create"}
 
 // ParseKinds reads a kinds file: tab-separated, with the header line
 // kindColumns names, lines starting with # ignored. id is K (the ID is
 // known before the create) or C (the cloud assigns it); id_template and
 // name_argument are its Kind.IDTemplate and Kind.NameArgument, or empty;
-// a C kind has no name argument. hack/kindmap.sh writes the shipped
+// a C kind has no name argument. tags_at_create is Kind.TagsAtCreate:
+// request, after, partition-fallback, or empty. hack/kindmap.sh writes the shipped
 // ones from the providers' generated code.
 //
 // A template is not parsed here: a kind whose template cannot be used is
@@ -71,7 +91,12 @@ var kindColumns = []string{"group", "kind", "terraform_resource", "id", "id_temp
 func ParseKinds(r io.Reader) (Kinds, error) {
 	out := Kinds{}
 	err := readTable(r, "kinds", kindColumns, func(n int, f []string) error {
-		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2], IDTemplate: f[4], NameArgument: f[5]}
+		x := Kind{Group: f[0], Kind: f[1], TerraformResource: f[2], IDTemplate: f[4], NameArgument: f[5], TagsAtCreate: f[6]}
+		switch x.TagsAtCreate {
+		case "", TagsAtRequest, TagsAfter, TagsPartitionFallback:
+		default:
+			return fmt.Errorf("line %d: tags_at_create is %q, want %s, %s, %s or empty", n, x.TagsAtCreate, TagsAtRequest, TagsAfter, TagsPartitionFallback)
+		}
 		switch f[3] {
 		case "C":
 			x.CloudAssigned = true

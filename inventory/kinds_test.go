@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-const kindHeader = "group\tkind\tterraform_resource\tid\tid_template\tname_argument\n"
+const kindHeader = "group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n"
 
 func TestParseKinds(t *testing.T) {
 	cases := map[string]struct {
@@ -17,13 +17,13 @@ func TestParseKinds(t *testing.T) {
 	}{
 		"Rows": {
 			in: "# comment\n" + kindHeader +
-				"ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\n" +
-				"route53.aws.m.upbound.io\tRecord\taws_route53_record\tK\t\t\n" +
-				"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\n" +
-				"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\n" +
-				"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\n",
+				"ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\trequest\n" +
+				"route53.aws.m.upbound.io\tRecord\taws_route53_record\tK\t\t\t\n" +
+				"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\t\n" +
+				"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\t\n" +
+				"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\t\n",
 			want: Kinds{
-				{Group: "ec2.aws.upbound.io", Kind: "VPC"}:          {Group: "ec2.aws.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true},
+				{Group: "ec2.aws.upbound.io", Kind: "VPC"}:          {Group: "ec2.aws.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true, TagsAtCreate: TagsAtRequest},
 				{Group: "route53.aws.m.upbound.io", Kind: "Record"}: {Group: "route53.aws.m.upbound.io", Kind: "Record", TerraformResource: "aws_route53_record"},
 				{Group: "s3.aws.upbound.io", Kind: "Bucket"}: {Group: "s3.aws.upbound.io", Kind: "Bucket", TerraformResource: "aws_s3_bucket",
 					IDTemplate: "{{ .external_name }}", NameArgument: "bucket"},
@@ -33,14 +33,15 @@ func TestParseKinds(t *testing.T) {
 					IDTemplate: "projects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}"},
 			},
 		},
-		"NoHeader":        {in: "ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\n", wantErr: "the header is"},
+		"NoHeader":        {in: "ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\t\n", wantErr: "the header is"},
+		"TagsAtCreate":    {in: kindHeader + "g\tK\tt\tC\t\t\tsometimes\n", wantErr: `tags_at_create is "sometimes"`},
 		"OldHeader":       {in: "group\tkind\tterraform_resource\tid\n", wantErr: "the header is"},
 		"Empty":           {in: "# nothing\n", wantErr: "no header line"},
-		"Columns":         {in: kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\tC\n", wantErr: "4 columns, want 6"},
-		"ID":              {in: kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\t?\t\t\n", wantErr: `id is "?"`},
-		"NoType":          {in: kindHeader + "ec2.aws.upbound.io\tVPC\t\tC\t\t\n", wantErr: "needs a group, a kind and a Terraform resource type"},
-		"Twice":           {in: kindHeader + "g\tK\tt\tC\t\t\ng\tK\tu\tK\t\t\n", wantErr: "K.g is named twice"},
-		"NameArgumentOfC": {in: kindHeader + "g\tK\tt\tC\t\tname\n", wantErr: "the cloud assigns its ID"},
+		"Columns":         {in: kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\tC\n", wantErr: "4 columns, want 7"},
+		"ID":              {in: kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\t?\t\t\t\n", wantErr: `id is "?"`},
+		"NoType":          {in: kindHeader + "ec2.aws.upbound.io\tVPC\t\tC\t\t\t\n", wantErr: "needs a group, a kind and a Terraform resource type"},
+		"Twice":           {in: kindHeader + "g\tK\tt\tC\t\t\t\ng\tK\tu\tK\t\t\t\n", wantErr: "K.g is named twice"},
+		"NameArgumentOfC": {in: kindHeader + "g\tK\tt\tC\t\tname\t\n", wantErr: "the cloud assigns its ID"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -72,9 +73,9 @@ func TestShippedKinds(t *testing.T) {
 		probe []Kind
 	}{
 		"aws": {kinds: 2 * 1029, probe: []Kind{
-			{Group: "s3.aws.upbound.io", Kind: "Bucket", TerraformResource: "aws_s3_bucket", IDTemplate: "{{ .external_name }}", NameArgument: "bucket"},
-			{Group: "ec2.aws.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true},
-			{Group: "ec2.aws.m.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true},
+			{Group: "s3.aws.upbound.io", Kind: "Bucket", TerraformResource: "aws_s3_bucket", IDTemplate: "{{ .external_name }}", NameArgument: "bucket", TagsAtCreate: TagsAfter},
+			{Group: "ec2.aws.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true, TagsAtCreate: TagsAtRequest},
+			{Group: "ec2.aws.m.upbound.io", Kind: "VPC", TerraformResource: "aws_vpc", CloudAssigned: true, TagsAtCreate: TagsAtRequest},
 			{Group: "route53.aws.upbound.io", Kind: "Record", TerraformResource: "aws_route53_record", CloudAssigned: true},
 		}},
 		"gcp": {kinds: 2 * 406, probe: []Kind{
@@ -84,7 +85,7 @@ func TestShippedKinds(t *testing.T) {
 		}},
 		"azure": {kinds: 2 * 767, probe: []Kind{
 			{Group: "azure.upbound.io", Kind: "ResourceGroup", TerraformResource: "azurerm_resource_group",
-				IDTemplate: "/subscriptions/{{ .setup.configuration.subscription_id }}/resourceGroups/{{ .external_name }}"},
+				IDTemplate: "/subscriptions/{{ .setup.configuration.subscription_id }}/resourceGroups/{{ .external_name }}", TagsAtCreate: TagsAtRequest},
 		}},
 	}
 	for provider, tc := range cases {
@@ -168,9 +169,9 @@ func TestShippedKindTemplates(t *testing.T) {
 // accepts has every kind under its own key, a template only on a kind
 // whose ID is known before the create.
 func FuzzParseKinds(f *testing.F) {
-	f.Add(kindHeader + "s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\n")
-	f.Add(kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\n")
-	f.Add("# c\n" + kindHeader + "g\tK\tt\tK\t{{ .parameters.a }}/{{ .external_name }}\t\n")
+	f.Add(kindHeader + "s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\t\n")
+	f.Add(kindHeader + "ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\t\n")
+	f.Add("# c\n" + kindHeader + "g\tK\tt\tK\t{{ .parameters.a }}/{{ .external_name }}\t\t\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		kinds, err := ParseKinds(strings.NewReader(in))
 		if err != nil {

@@ -18,15 +18,15 @@ import (
 )
 
 // testKinds is a kinds file with a kind of each shape.
-const testKinds = "group\tkind\tterraform_resource\tid\tid_template\tname_argument\n" +
-	"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\n" +
-	"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\n" +
-	"compute.gcp.upbound.io\tNetwork\tgoogle_compute_network\tC\t\t\n" +
-	"example.org\tBound\tfakecloud_bound\tC\t{{ .external_name }}\t\n" +
-	"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\n" +
-	"example.org\tRecord\tfakecloud_named_record\tK\tzones/{{ .parameters.zone }}/records/{{ .external_name }}/{{ .parameters.type }}\t\n" +
-	"example.org\tCustom\tfakecloud_custom\tK\t\t\n" +
-	"example.org\tTypo\tfakecloud_typo\tK\t{{ .cacheName }}/{{ .external_name }}\t\n"
+const testKinds = "group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n" +
+	"dns.gcp.upbound.io\tManagedZone\tgoogle_dns_managed_zone\tK\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .external_name }}\t\t\n" +
+	"dns.gcp.upbound.io\tRecordSet\tgoogle_dns_record_set\tC\tprojects/{{ .setup.configuration.project }}/managedZones/{{ .parameters.managed_zone }}/rrsets/{{ .parameters.name }}/{{ .parameters.type }}\t\t\n" +
+	"compute.gcp.upbound.io\tNetwork\tgoogle_compute_network\tC\t\t\t\n" +
+	"example.org\tBound\tfakecloud_bound\tC\t{{ .external_name }}\t\t\n" +
+	"s3.aws.upbound.io\tBucket\taws_s3_bucket\tK\t{{ .external_name }}\tbucket\t\n" +
+	"example.org\tRecord\tfakecloud_named_record\tK\tzones/{{ .parameters.zone }}/records/{{ .external_name }}/{{ .parameters.type }}\t\t\n" +
+	"example.org\tCustom\tfakecloud_custom\tK\t\t\t\n" +
+	"example.org\tTypo\tfakecloud_typo\tK\t{{ .cacheName }}/{{ .external_name }}\t\t\n"
 
 func parseTestKinds(t *testing.T) inventory.Kinds {
 	t.Helper()

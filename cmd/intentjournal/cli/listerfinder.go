@@ -42,9 +42,13 @@ func SpecScope(def inventory.Scope) ScopeFunc {
 // of the CLI adds with WithFinderType: KIND=NAME[:TYPE] looks a candidate
 // of KIND up by the crossplane tags its create sent, listing resources of
 // the Terraform resource type TYPE in the scope scope gives. Without TYPE,
-// the type is the kind's in provider's shipped kinds
-// (inventory.ShippedKinds), so that --finder '*=NAME' serves every kind of
-// a stock provider-upjet-aws, -gcp or -azure with no per-kind flag. A kind
+// the type is the kind's in the scan's kinds (--provider, --kinds-file),
+// else in provider's shipped kinds (inventory.ShippedKinds), so that
+// --finder '*=NAME' serves every kind of a stock provider-upjet-aws, -gcp
+// or -azure with no per-kind flag. A listing that finds nothing proves
+// that the create made nothing only for a kind the kinds say sends its
+// tags in the create request (inventory.Kind.TagsMayFollowCreate): for
+// any other, the candidate is reported, never cleared. A kind
 // the lister does not list, or that is not the provider's, is an error
 // wrapping ErrKindNotServed: under '*' it is left without a finder, named
 // on its own it fails the command.
@@ -61,15 +65,18 @@ func ListerFinderType(provider string, newLister func() (inventory.Lister, error
 		Usage: fmt.Sprintf("%s tag lister: [:TYPE] lists the resources of Terraform resource type TYPE (default: the kind's, for the kinds of provider-upjet-%s) "+
 			"that carry the crossplane tags the create sent; found by their cloud identifiers, never adopted", provider, provider),
 		ArgOptional: true,
-		Build: func(gk schema.GroupKind, arg string, _ FinderEnv) (recovery.Finder, recovery.Deleter, error) {
-			tf := arg
-			if tf == "" {
-				kinds, err := inventory.ShippedKinds(provider)
-				if err != nil {
+		Build: func(gk schema.GroupKind, arg string, env FinderEnv) (recovery.Finder, recovery.Deleter, error) {
+			kinds := env.Kinds
+			if kinds == nil {
+				var err error
+				if kinds, err = inventory.ShippedKinds(provider); err != nil {
 					return nil, nil, err
 				}
-				k, ok := kinds.Of(gk.Group, gk.Kind)
-				if !ok {
+			}
+			k, known := kinds.Of(gk.Group, gk.Kind)
+			tf := arg
+			if tf == "" {
+				if !known {
 					return nil, nil, kindNotServed("%s is not a kind of provider-upjet-%s: give its Terraform resource type, --finder %s=...:TYPE", gk, provider, gk.Kind)
 				}
 				tf = k.TerraformResource
@@ -81,15 +88,20 @@ func ListerFinderType(provider string, newLister func() (inventory.Lister, error
 			if x := l.Listing(tf); !x.Listed {
 				return nil, nil, kindNotServed("the %s tag lister does not list %s (the Terraform type of %s): %s", provider, tf, gk, x.Evidence)
 			}
-			return newListerFinder(l, tf, scope), nil, nil
+			// A kind not known to send its tags in the create request
+			// may have made a resource no listing finds yet.
+			tagsAfter := !known || k.TerraformResource != tf || k.TagsMayFollowCreate()
+			return newListerFinder(l, tf, scope, tagsAfter), nil, nil
 		},
 	}
 }
 
 // newListerFinder returns the Finder that lists tfResource's resources
 // carrying a candidate's crossplane tags through l, in scope's scope.
-func newListerFinder(l inventory.Lister, tfResource string, scope ScopeFunc) recovery.Finder {
-	var opts []recovery.TagFinderOption
+// With tagsAfter, its finding nothing proves nothing
+// (recovery.TagsAfterCreate).
+func newListerFinder(l inventory.Lister, tfResource string, scope ScopeFunc, tagsAfter bool) recovery.Finder {
+	opts := []recovery.TagFinderOption{recovery.TagsAfterCreate(tagsAfter)}
 	if c := l.Consistency(); !c.ReadAfterWrite {
 		opts = append(opts, recovery.IndexLag(c.Lag))
 	}

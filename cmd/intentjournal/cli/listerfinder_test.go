@@ -184,3 +184,59 @@ func TestListerFinderTypeFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestListerFinderAbsence: an empty listing proves that a create made
+// nothing only for a kind the kinds say sends its tags in the create
+// request; a kind tagged after its create, in some partition only, not
+// known to be tagged, or given a type of its own (TYPE) is reported,
+// never cleared. A --kinds-file's kinds take the place of the shipped
+// ones.
+func TestListerFinderAbsence(t *testing.T) {
+	kinds, err := inventory.ParseKinds(strings.NewReader("group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n" +
+		"ec2.aws.upbound.io\tVPC\taws_vpc\tC\t\t\trequest\n" +
+		"example.org\tLate\taws_vpc\tC\t\t\tafter\n" +
+		"example.org\tFallback\taws_vpc\tC\t\t\tpartition-fallback\n" +
+		"example.org\tUnknown\taws_vpc\tC\t\t\t\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct {
+		gk      schema.GroupKind
+		arg     string
+		env     FinderEnv
+		proven  bool
+		wantErr string
+	}{
+		"ShippedRequest":  {gk: schema.GroupKind{Group: "ec2.aws.upbound.io", Kind: "VPC"}, proven: true},
+		"KindsRequest":    {gk: schema.GroupKind{Group: "ec2.aws.upbound.io", Kind: "VPC"}, env: FinderEnv{Kinds: kinds}, proven: true},
+		"After":           {gk: schema.GroupKind{Group: "example.org", Kind: "Late"}, env: FinderEnv{Kinds: kinds}},
+		"Fallback":        {gk: schema.GroupKind{Group: "example.org", Kind: "Fallback"}, env: FinderEnv{Kinds: kinds}},
+		"Unknown":         {gk: schema.GroupKind{Group: "example.org", Kind: "Unknown"}, env: FinderEnv{Kinds: kinds}},
+		"GivenType":       {gk: schema.GroupKind{Group: "example.org", Kind: "Net"}, arg: "aws_vpc"},
+		"NotInKindsFile":  {gk: schema.GroupKind{Group: "example.org", Kind: "Net"}, env: FinderEnv{Kinds: kinds}, wantErr: "is not a kind of"},
+		"ShippedNoLonger": {gk: schema.GroupKind{Group: "ec2.aws.m.upbound.io", Kind: "VPC"}, env: FinderEnv{Kinds: kinds}, wantErr: "is not a kind of"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			ft := ListerFinderType("aws", func() (inventory.Lister, error) { return &fakeLister{}, nil }, SpecScope(inventory.Scope{Region: "us-east-1"}))
+			f, _, err := ft.Build(tc.gk, tc.arg, tc.env)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Build: %v, want an error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tags := map[string]any{recovery.TagCrossplaneKind: "k", recovery.TagCrossplaneName: "net", recovery.TagCrossplaneProviderConfig: "default"}
+			obj := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"forProvider": map[string]any{"tags": tags}}}}
+			c := &recovery.Candidate{Object: obj, Intent: journal.Intent{Resource: journal.ResourceRef{Kind: tc.gk.Kind, Name: "net"}},
+				SpecTags: map[string]string{recovery.TagCrossplaneKind: "k", recovery.TagCrossplaneName: "net", recovery.TagCrossplaneProviderConfig: "default"}}
+			why := recovery.AbsenceUnproven(f, c)
+			if proven := why == ""; proven != tc.proven {
+				t.Errorf("an empty listing proves nothing was made: %t (%q), want %t", proven, why, tc.proven)
+			}
+		})
+	}
+}

@@ -87,13 +87,13 @@ func TestScanTerraformKeys(t *testing.T) {
 	}
 	tmpl := namedRecordTemplate(t)
 	kindsFile := filepath.Join(t.TempDir(), "kinds.tsv")
-	kinds := "group\tkind\tterraform_resource\tid\tid_template\tname_argument\n" +
+	kinds := "group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n" +
 		fcrecovery.Group + "\tNamedRecord\tfakecloud_named_record\tK\t" + tmpl + "\t\n" +
 		fcrecovery.GroupNamespaced + "\tNamedRecord\tfakecloud_named_record\tK\t" + strings.Replace(tmpl, "zones/", "{{ .setup.configuration.zones }}/", 1) + "\t\n" +
-		fcrecovery.Group + "\tRecordSet\tfakecloud_record_set\tC\t\t\n" +
-		fcrecovery.Group + "\tNetwork\tfakecloud_network\tC\t\t\n" +
-		fcrecovery.GroupNamespaced + "\tRecordSet\tfakecloud_record_set\tC\t\t\n" +
-		fcrecovery.GroupNamespaced + "\tNetwork\tfakecloud_network\tC\t\t\n"
+		fcrecovery.Group + "\tRecordSet\tfakecloud_record_set\tC\t\t\t\n" +
+		fcrecovery.Group + "\tNetwork\tfakecloud_network\tC\t\t\t\n" +
+		fcrecovery.GroupNamespaced + "\tRecordSet\tfakecloud_record_set\tC\t\t\t\n" +
+		fcrecovery.GroupNamespaced + "\tNetwork\tfakecloud_network\tC\t\t\t\n"
 	if err := os.WriteFile(kindsFile, []byte(kinds), 0o644); err != nil {
 		t.Fatal(err)
 	}
