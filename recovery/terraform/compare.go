@@ -59,7 +59,7 @@ func (im *Importer) compare(ctx context.Context, es []*entry) error {
 				args[k] = v
 			}
 		}
-		blocks = append(blocks, block{address: e.block.address, name: e.block.name, importID: e.block.importID, attrs: args, schema: s})
+		blocks = append(blocks, block{address: e.block.address, name: e.block.name, importID: e.block.importID, attrs: args, schema: s, compare: true})
 		index[e.block.address] = e
 	}
 	defer func() { _ = os.Remove(filepath.Join(im.dir, comparePlanName)) }()

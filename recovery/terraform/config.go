@@ -18,10 +18,12 @@ type block struct {
 	name     string
 	importID string // empty: no import block (the resource is already in state)
 	attrs    map[string]any
-	// schema, when set, makes the block a comparison's: attrs are every
-	// argument of the create, written by the schema (nested blocks as
-	// blocks), with no ignore_changes.
+	// schema, when set, writes attrs by the schema (nested blocks as
+	// blocks).
 	schema *tfjson.SchemaBlock
+	// compare makes the block a comparison's: attrs are every argument of
+	// the create, with no ignore_changes.
+	compare bool
 }
 
 // lineRange is the lines [from, to] of the generated file a block spans.
@@ -56,7 +58,7 @@ func renderConfig(typ string, blocks []block) (string, []lineRange, error) {
 			return "", nil, fmt.Errorf("cannot render %s: %w", bl.address, err)
 		}
 		write(body)
-		if bl.schema == nil {
+		if !bl.compare {
 			write("\n  lifecycle {\n    ignore_changes = all\n  }\n")
 		}
 		write("}\n")

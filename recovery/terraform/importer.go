@@ -243,7 +243,11 @@ func (im *Importer) importBatch(ctx context.Context, cands []*recovery.Candidate
 			r.Status, r.Err = StatusError, err
 			continue
 		}
-		pending = append(pending, &entry{res: r, block: block{address: r.Address, name: blockName(c), importID: id, attrs: attrs}})
+		bl := block{address: r.Address, name: blockName(c), importID: id, attrs: attrs}
+		if im.rt.RequiredFromSchema {
+			im.withSpecArguments(&bl, c)
+		}
+		pending = append(pending, &entry{res: r, block: bl})
 	}
 	if len(pending) > 0 {
 		budget := planBudget(len(pending))
@@ -271,6 +275,28 @@ func (im *Importer) attributes(c *recovery.Candidate) (map[string]any, error) {
 		return im.rt.Attributes(c)
 	}
 	return im.rt.attributes(c)
+}
+
+// withSpecArguments adds to a block of a type described by its schema
+// alone (RequiredFromSchema) every argument the candidate's spec sets
+// that the schema knows, written by the schema: a provider validates
+// combinations of arguments (exactly one of rrdatas and routing_policy)
+// that the required ones alone do not satisfy. The block still ignores
+// every change; what the plan reads is the resource's. Arguments that
+// cannot be written leave the block as it was.
+func (im *Importer) withSpecArguments(bl *block, c *recovery.Candidate) {
+	args, err := c.CreateArgs()
+	if err == nil {
+		args, err = terraformArgs(im.schema, args, "")
+	}
+	if err != nil {
+		im.o.log.Debug("The import block sets the required arguments alone", zap.String("address", bl.address), zap.Error(err))
+		return
+	}
+	for k, v := range bl.attrs {
+		args[k] = v
+	}
+	bl.attrs, bl.schema = args, im.schema
 }
 
 // ensureRequired reads the required arguments from the schema, once,
