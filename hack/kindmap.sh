@@ -10,7 +10,10 @@
 # the configuration's for TemplatedStringAsIdentifier, {{ .external_name }}
 # for NameAsIdentifier and ParameterAsIdentifier; the argument is "name"
 # or ParameterAsIdentifier's, empty for a template (the one required
-# argument the managed resource's spec lacks) and other kinds. tags_at_create
+# argument the managed resource's spec lacks) and other kinds. A GCP kind
+# whose ID the cloud assigns by upjet's configuration but its spec makes
+# (a Cloud DNS record set) takes its template from
+# testdata/google-import-ids.tsv (hack/importids). tags_at_create
 # is the kinds file's too: whether the create request carries the tags
 # (request), or a later call (after), or the request except in a partition
 # that does not take them (partition-fallback); empty for a kind with no tags
@@ -51,8 +54,9 @@ awk -F'\t' -v provider="$provider" '
     next
   }
   FILENAME == ARGV[2] { group[$1] = $2; next }
+  FILENAME == ARGV[3] { if (provider == "gcp" && $1 !~ /^#/ && $1 != "terraform_resource" && id[$1] == "C") tmpl[$1] = $2; next }
   { print group[$1] "\t" $2 "\t" $3 "\t" (($3 in id) ? id[$3] : "?") "\t" tmpl[$3] "\t" arg[$3] "\t" tags[$3] }
-' "$here/testdata/upjet-provider-kinds.tsv" "$tmp/groups" "$tmp/rows" | sort -u > "$tmp/out"
+' "$here/testdata/upjet-provider-kinds.tsv" "$tmp/groups" "$here/testdata/google-import-ids.tsv" "$tmp/rows" | sort -u > "$tmp/out"
 if awk -F'\t' '{k = $1 "\t" $2; if ((k in tf) && tf[k] != $3) { print "kindmap: " k " has two types: " tf[k] ", " $3 > "/dev/stderr"; bad = 1 } tf[k] = $3 } END { exit bad }' "$tmp/out"; then :; else exit 1; fi
 echo "# The managed kinds of crossplane-contrib/provider-upjet-$provider at $rev, both scopes,"
 echo "# written by hack/kindmap.sh: group, kind, Terraform resource type, and id:"
