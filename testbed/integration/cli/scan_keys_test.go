@@ -88,8 +88,8 @@ func TestScanTerraformKeys(t *testing.T) {
 	tmpl := namedRecordTemplate(t)
 	kindsFile := filepath.Join(t.TempDir(), "kinds.tsv")
 	kinds := "group\tkind\tterraform_resource\tid\tid_template\tname_argument\ttags_at_create\n" +
-		fcrecovery.Group + "\tNamedRecord\tfakecloud_named_record\tK\t" + tmpl + "\t\n" +
-		fcrecovery.GroupNamespaced + "\tNamedRecord\tfakecloud_named_record\tK\t" + strings.Replace(tmpl, "zones/", "{{ .setup.configuration.zones }}/", 1) + "\t\n" +
+		fcrecovery.Group + "\tNamedRecord\tfakecloud_named_record\tK\t" + tmpl + "\t\t\n" +
+		fcrecovery.GroupNamespaced + "\tNamedRecord\tfakecloud_named_record\tK\t" + strings.Replace(tmpl, "zones/", "{{ .setup.configuration.zones }}/", 1) + "\t\t\n" +
 		fcrecovery.Group + "\tRecordSet\tfakecloud_record_set\tC\t\t\t\n" +
 		fcrecovery.Group + "\tNetwork\tfakecloud_network\tC\t\t\t\n" +
 		fcrecovery.GroupNamespaced + "\tRecordSet\tfakecloud_record_set\tC\t\t\t\n" +
