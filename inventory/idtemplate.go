@@ -131,6 +131,18 @@ func (x *IDTemplate) Parameters() []string { return slices.Clone(x.params) }
 // client_metadata.account_id), in order of first use.
 func (x *IDTemplate) Setup() []string { return slices.Clone(x.setup) }
 
+// MissingSetup returns the setup paths the template names that setup
+// holds no value at.
+func (x *IDTemplate) MissingSetup(setup map[string]any) []string {
+	var out []string
+	for _, p := range x.setup {
+		if !hasPath(setup, strings.Split(p, ".")) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // BindsExternalName reports whether the template names .external_name:
 // the kind's ID then holds its external name, which an argument of the
 // resource also holds (upjet's nameFieldPath).
@@ -157,10 +169,8 @@ func (x *IDTemplate) Render(externalName string, parameters, setup map[string]an
 			missing = append(missing, ".parameters."+p)
 		}
 	}
-	for _, p := range x.setup {
-		if !hasPath(setup, strings.Split(p, ".")) {
-			missing = append(missing, ".setup."+p)
-		}
+	for _, p := range x.MissingSetup(setup) {
+		missing = append(missing, ".setup."+p)
 	}
 	return "", fmt.Errorf("cannot render ID template %q: a value it prints is missing (of %s)", x.text, strings.Join(missing, ", "))
 }
@@ -168,7 +178,7 @@ func (x *IDTemplate) Render(externalName string, parameters, setup map[string]an
 // noValue is what text/template prints for a value the data lacks.
 const noValue = "<no value>"
 
-// hasPath reports whether m holds a value at path.
+// hasPath reports whether m holds a value at path, not a map.
 func hasPath(m map[string]any, path []string) bool {
 	var cur any = m
 	for _, k := range path {
@@ -180,7 +190,8 @@ func hasPath(m map[string]any, path []string) bool {
 			return false
 		}
 	}
-	return cur != nil
+	_, isMap := cur.(map[string]any)
+	return cur != nil && !isMap
 }
 
 func orEmpty(m map[string]any) map[string]any {

@@ -161,3 +161,26 @@ func FuzzIDTemplate(f *testing.F) {
 		}
 	})
 }
+
+func TestMissingSetup(t *testing.T) {
+	x, err := ParseIDTemplate("{{ .setup.configuration.project }}/{{ .setup.client_metadata.account_id }}/{{ .external_name }}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		setup map[string]any
+		want  []string
+	}{
+		"None":    {want: []string{"configuration.project", "client_metadata.account_id"}},
+		"One":     {setup: map[string]any{"configuration": map[string]any{"project": "p"}}, want: []string{"client_metadata.account_id"}},
+		"AMap":    {setup: map[string]any{"configuration": map[string]any{"project": map[string]any{}}, "client_metadata": map[string]any{"account_id": "1"}}, want: []string{"configuration.project"}},
+		"Both":    {setup: map[string]any{"configuration": map[string]any{"project": "p"}, "client_metadata": map[string]any{"account_id": "1"}}},
+		"NotAMap": {setup: map[string]any{"configuration": "p", "client_metadata": map[string]any{"account_id": "1"}}, want: []string{"configuration.project"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, x.MissingSetup(tc.setup)); d != "" {
+				t.Errorf("MissingSetup (-want +got):\n%s", d)
+			}
+		})
+	}
+}

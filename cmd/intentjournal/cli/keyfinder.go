@@ -52,13 +52,7 @@ func templateResourceType(gk schema.GroupKind, kinds inventory.Kinds, setup map[
 		// is the ID, not a part of it.
 		return terraform.ResourceType{}, kindNotServed("%s (%s): the cloud assigns its ID, and its template %q names the external name", gk, k.TerraformResource, k.IDTemplate)
 	}
-	var missing []string
-	for _, p := range x.Setup() {
-		if !hasSetup(setup, p) {
-			missing = append(missing, p)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := x.MissingSetup(setup); len(missing) > 0 {
 		flags := make([]string, len(missing))
 		for i, p := range missing {
 			flags[i] = "--setup " + p + "=VALUE"
@@ -138,22 +132,6 @@ func parseSetup(values []string) (map[string]any, error) {
 		m[last] = val
 	}
 	return out, nil
-}
-
-// hasSetup reports whether setup holds a value at the dotted path.
-func hasSetup(setup map[string]any, path string) bool {
-	var cur any = setup
-	for _, p := range strings.Split(path, ".") {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return false
-		}
-		if cur, ok = m[p]; !ok {
-			return false
-		}
-	}
-	_, isMap := cur.(map[string]any)
-	return cur != nil && !isMap
 }
 
 // scratchWorkspace is the workspace of one kind under a scan's default

@@ -314,24 +314,5 @@ func keyArgs(s *stockCluster, root, kindsFile, tf string, extra ...string) []str
 // NamedRecords' versions and annotations, and the cloud's counters.
 func keyState(t *testing.T, s *stockCluster) state {
 	t.Helper()
-	ctx := context.Background()
-	st := state{Versions: map[string]string{}, Annotations: map[string]map[string]string{}}
-	for _, gvk := range []schema.GroupVersionKind{scanNamedRecord, scanNamedRecordNS} {
-		l := &unstructured.UnstructuredList{}
-		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
-		if err := s.cluster.Client.List(ctx, l); err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range l.Items {
-			k := key(o.GetNamespace(), o.GetName())
-			st.Versions[k] = o.GetResourceVersion()
-			st.Annotations[k] = o.GetAnnotations()
-		}
-	}
-	stats, err := s.cloud.Client.Stats(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.Cloud = stats.Kinds
-	return st
+	return s.stateOf(t, scanNamedRecord, scanNamedRecordNS)
 }

@@ -271,9 +271,15 @@ type state struct {
 
 func (s *stockCluster) state(t *testing.T) state {
 	t.Helper()
+	return s.stateOf(t, scanRecordSet, scanNetwork, scanRecordSetNS, scanNetworkNS)
+}
+
+// stateOf is state, for the managed resources of gvks.
+func (s *stockCluster) stateOf(t *testing.T, gvks ...schema.GroupVersionKind) state {
+	t.Helper()
 	ctx := context.Background()
 	st := state{Versions: map[string]string{}, Annotations: map[string]map[string]string{}}
-	for _, gvk := range []schema.GroupVersionKind{scanRecordSet, scanNetwork, scanRecordSetNS, scanNetworkNS} {
+	for _, gvk := range gvks {
 		l := &unstructured.UnstructuredList{}
 		l.SetGroupVersionKind(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
 		if err := s.cluster.Client.List(ctx, l); err != nil {
