@@ -17,8 +17,11 @@ import (
 // createLatency is how long the fake cloud takes over every create in the
 // per-strategy SIGKILL tests (TestWrappedProviderCrashName and
 // TestWrappedProviderCrashTemplate): long enough that the creates are still
-// in flight when the provider is killed once all are dispatched.
-const createLatency = 3 * time.Second
+// in flight when the provider is killed once all are dispatched. At 3 s, a
+// CI run with two test packages at once on 2 cores took longer than that
+// to dispatch 22 creates (client-side throttling): the first twin's create
+// ended first, and the second twin, its key held, was never dispatched.
+const createLatency = 10 * time.Second
 
 // strategyBed is what the per-strategy SIGKILL tests share: a Testbed over
 // both namespaces whose fake cloud answers every create after
