@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -57,6 +58,8 @@ type FinderEnv struct {
 	// directory whose configuration it gets (set by buildFinders).
 	workspaces  map[schema.GroupKind]string
 	scratchRoot map[schema.GroupKind]string
+	// rootConfig is the configuration of each scratch root, read once.
+	rootConfig func(root string) (string, error)
 }
 
 // FinderType builds the recovery Finder of one --finder type for one kind,
@@ -163,7 +166,7 @@ func buildTerraformFinder(gk schema.GroupKind, arg string, env FinderEnv) (recov
 		f, err := build()
 		return f, nil, err
 	}
-	hcl, err := providerConfigOf(root)
+	hcl, err := env.rootConfig(root)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -345,6 +348,13 @@ func buildFinders(types map[string]FinderType, specs []string, kinds []schema.Gr
 		return nil, nil, err
 	}
 	env.workspaces, env.scratchRoot = ws, roots
+	configs := map[string]func() (string, error){}
+	for _, root := range roots {
+		if configs[root] == nil {
+			configs[root] = sync.OnceValues(func() (string, error) { return providerConfigOf(root) })
+		}
+	}
+	env.rootConfig = func(root string) (string, error) { return configs[root]() }
 	finders := map[schema.GroupKind]recovery.Finder{}
 	deleters := map[schema.GroupKind]recovery.Deleter{}
 	// The kinds named one by one first, then each '*' in its order: a '*'
